@@ -1,0 +1,1 @@
+"""Static files of the browser client (served by the server; no build step)."""

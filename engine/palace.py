@@ -1,0 +1,60 @@
+"""The palace (six characters, crossed out left to right) and the building upgrade table."""
+
+from __future__ import annotations
+
+from .effects import (
+    GREAT_MOGUL,
+    MAHARANI,
+    MASTER_BUILDER,
+    PORTUGUESE,
+    RAJA_MAN_SINGH,
+    TRADER,
+    Effect,
+)
+from .state import GameState
+from .tracks import Event, release
+
+# What each character does once crossed out (pushed so the first listed is carried out first).
+CHARACTER_ACTIONS: dict[int, tuple[Effect, ...]] = {
+    GREAT_MOGUL: (("great_mogul",),),
+    MAHARANI: (("maharani",),),
+    TRADER: (("trader",),),
+    RAJA_MAN_SINGH: (("money", 1), ("upgrade",)),
+    MASTER_BUILDER: (("half_roads", 2),),
+    PORTUGUESE: (("portuguese",),),
+}
+
+
+def has_space(g: GameState, character: int) -> bool:
+    return g.players[g.current].palace[character] < g.sheet.palace_uses
+
+
+def cross_out(g: GameState, character: int, events: list[Event]) -> None:
+    """Crosses the character's leftmost free space; a completed column of its area releases a bonus."""
+    p = g.players[g.current]
+    area = g.sheet.character_area[character]
+    members, column_bonuses = g.sheet.areas[area]
+    before = min(p.palace[c] for c in members)
+    p.palace[character] += 1
+    after = min(p.palace[c] for c in members)
+    events.append({"type": "palace_crossed", "player": g.current, "character": character, "uses": p.palace[character]})
+    if after > before:
+        release(g, column_bonuses[after - 1], f"palace area {area} column {after}", events)
+    for eff in reversed(CHARACTER_ACTIONS[character]):
+        g.stack.append(eff)
+
+
+def upgrade_options(g: GameState) -> list[int]:
+    levels = g.players[g.current].levels
+    return [b for b, lv in enumerate(levels) if lv < g.sheet.max_level]
+
+
+def upgrade(g: GameState, building: int, events: list[Event]) -> None:
+    """Marks the next value of one building type; upgrading every type once (twice) releases a bonus."""
+    p = g.players[g.current]
+    before = min(p.levels)
+    p.levels[building] += 1
+    after = min(p.levels)
+    events.append({"type": "upgraded", "player": g.current, "building": building, "level": p.levels[building]})
+    if after > before:
+        release(g, g.sheet.upgrade_bonuses[after - 2], f"upgrade column {after - 1}", events)

@@ -1,0 +1,107 @@
+"""Roads in the province: where a road or half-road may go, and what drawing it activates."""
+
+from __future__ import annotations
+
+from .effects import DIRECTION_BITS, OPPOSITE, masks_for, shape_name
+from .state import GameState
+from .tracks import Event, gain_fame, release
+
+_MASKS: dict[int, tuple[int, ...]] = {}
+
+
+def _masks(shapes: int) -> tuple[int, ...]:
+    m = _MASKS.get(shapes)
+    if m is None:
+        m = _MASKS[shapes] = masks_for(shapes)
+    return m
+
+
+def incoming(g: GameState, cell: int) -> int:
+    """Directions from which an existing road already runs up to this space's edge."""
+    roads = g.players[g.current].roads
+    nbs = g.sheet.neighbour[cell]
+    mask = 0
+    for i, bit in enumerate(DIRECTION_BITS):
+        nb = nbs[i]
+        if nb >= 0 and roads[nb] & OPPOSITE[bit]:
+            mask |= bit
+    return mask
+
+
+def road_options(g: GameState, shapes: int) -> list[tuple[int, int]]:
+    """(space, arms) for every new road of these shapes: on an empty space, joined to the network,
+    and leaving the province only onto an edge bonus."""
+    roads = g.players[g.current].roads
+    allowed = g.sheet.allowed
+    masks = _masks(shapes)
+    out = []
+    for cell, arms in enumerate(roads):
+        if arms:
+            continue
+        inc = incoming(g, cell)
+        if not inc:
+            continue
+        ok = allowed[cell]
+        for m in masks:
+            if m & inc and not m & ~ok:
+                out.append((cell, m))
+    return out
+
+
+def half_road_options(g: GameState) -> list[tuple[int, int]]:
+    """(space, arm) for one half-road added to a space that already has a road (a fork or intersection)."""
+    roads = g.players[g.current].roads
+    allowed = g.sheet.allowed
+    out = []
+    for cell, arms in enumerate(roads):
+        if not arms:
+            continue
+        free = allowed[cell] & ~arms
+        for bit in DIRECTION_BITS:
+            if free & bit:
+                out.append((cell, bit))
+    return out
+
+
+def _edge_bonuses(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
+    """An edge bonus joined to the network is received once."""
+    p = g.players[g.current]
+    slots = g.sheet.edge_slot[cell]
+    for i, bit in enumerate(DIRECTION_BITS):
+        if not arms & bit:
+            continue
+        slot = slots[i]
+        if slot < 0 or p.edges_taken >> slot & 1:
+            continue
+        bonus = g.sheet.edge_bonus[slot]
+        if bonus is None:
+            continue
+        p.edges_taken |= 1 << slot
+        release(g, bonus, f"edge {g.sheet.edge_names[slot]}", events)
+
+
+def draw_road(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
+    """A complete road on a new space; its building is erected or its market opened, once."""
+    p = g.players[g.current]
+    p.roads[cell] = arms
+    events.append({"type": "road_drawn", "player": g.current, "cell": cell, "arms": arms, "shape": shape_name(arms)})
+    _edge_bonuses(g, cell, arms, events)
+    kind = g.sheet.cell_kind[cell]
+    if kind == "building":
+        b = g.sheet.cell_building[cell]
+        fame = p.levels[b]
+        events.append({"type": "building_erected", "player": g.current, "cell": cell, "building": b, "fame": fame})
+        gain_fame(g, fame, events)
+    elif kind == "market":
+        market = g.sheet.cell_market[cell]
+        events.append({"type": "market_opened", "player": g.current, "cell": cell, "market": market})
+        # Selling at a newly opened market is part of the road action itself: done now, up to 3 goods.
+        g.stack.append(("sell", market, 3, 0))
+
+
+def draw_half_road(g: GameState, cell: int, arm: int, events: list[Event]) -> None:
+    """Extends a drawn road; the space's building or market does not pay again."""
+    p = g.players[g.current]
+    p.roads[cell] |= arm
+    events.append({"type": "half_road_drawn", "player": g.current, "cell": cell, "arm": arm, "arms": p.roads[cell]})
+    _edge_bonuses(g, cell, arm, events)

@@ -1,0 +1,94 @@
+"""Plays complete games with bots and reports what happened: errors, length, speed, dice chosen."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections import Counter
+from typing import Any
+
+from .bots import BOTS
+from .game import apply, new_game
+from .invariants import check_state
+from .sheet import load_sheet
+from .state import GameState
+
+MAX_ROUNDS = 40
+
+
+class TooLong(Exception):
+    pass
+
+
+def play_game(
+    players: int, seed: int, sheet: str, bot: str, check: bool = True, stats: Counter[str] | None = None
+) -> tuple[GameState, int]:
+    """One whole game; returns the final state and the number of decisions taken."""
+    g, _ = new_game(players, seed, load_sheet(sheet))
+    bots = [BOTS[bot](f"{seed}:{seat}") for seat in range(players)]
+    decisions = 0
+    while not g.is_over:
+        if g.round > MAX_ROUNDS:
+            raise TooLong(f"game past {MAX_ROUNDS} rounds")
+        d = bots[g.current](g)
+        g, events = apply(g, d)
+        decisions += 1
+        if stats is not None:
+            for e in events:
+                t = e["type"]
+                if t in ("die_picked", "die_kept"):
+                    stats["colour:" + g.sheet.die_colour[e["die"]]] += 1
+                elif t in ("karma_rolled", "turn_passed", "bonus_wasted", "game_end_triggered"):
+                    stats[t] += 1
+        if check:
+            check_state(g)
+    return g, decisions
+
+
+def simulate(
+    players: int, games: int, seed: int = 0, sheet: str = "sun", bot: str = "random", check: bool = True
+) -> dict[str, Any]:
+    rounds: list[int] = []
+    errors = 0
+    samples: list[str] = []
+    decisions = 0
+    stats: Counter[str] = Counter()
+    winner_overlap = 0.0
+    started = time.perf_counter()
+    for i in range(games):
+        game_seed = seed * 1_000_003 + i
+        try:
+            g, n = play_game(players, game_seed, sheet, bot, check, stats)
+        except Exception as exc:  # every failure is counted and reported, never hidden
+            errors += 1
+            if len(samples) < 5:
+                samples.append(f"seed {game_seed}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
+            continue
+        decisions += n
+        rounds.append(g.round)
+        assert g.result is not None
+        winner_overlap += g.result[0]["overlap"]
+    elapsed = time.perf_counter() - started
+    picks = {c: stats["colour:" + c] for c in ("purple", "green", "blue", "orange")}
+    total_picks = sum(picks.values()) or 1
+    done = len(rounds) or 1
+    return {
+        "games": games,
+        "errors": errors,
+        "players": players,
+        "sheet": sheet,
+        "bot": bot,
+        "avg_rounds": round(sum(rounds) / done, 2),
+        "max_rounds": max(rounds, default=0),
+        "min_rounds": min(rounds, default=0),
+        "decisions": decisions,
+        "decisions_per_s": round(decisions / elapsed, 1) if elapsed else 0.0,
+        "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,
+        "seconds": round(elapsed, 3),
+        "colour_share": {c: round(n / total_picks, 3) for c, n in picks.items()},
+        "karma_rerolls_per_game": round(stats["karma_rolled"] / done, 2),
+        "passes_per_game": round(stats["turn_passed"] / done, 3),
+        "wasted_bonuses_per_game": round(stats["bonus_wasted"] / done, 2),
+        "avg_winner_overlap": round(winner_overlap / done, 2),
+        "error_samples": samples,
+    }

@@ -1,0 +1,255 @@
+"""Game and player state: plain fields, cheap copies, lossless conversion to plain data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .effects import CHARACTERS, GOODS, Effect
+from .sheet import Sheet
+
+MIDDLE = -1
+ELEPHANT = -2
+
+PHASE_PICK = "pick"  # choose a die, spend karma, or pass
+PHASE_REROLL = "reroll"  # after karma: keep one of the two rolled dice, or spend karma again
+PHASE_RESOLVE = "resolve"  # carry out the die action and the bonuses it released
+PHASE_OVER = "over"
+
+
+class PlayerState:
+    """One player's sheet, as the marks on it."""
+
+    __slots__ = (
+        "circled",
+        "edges_taken",
+        "fame",
+        "karma_gained",
+        "karma_used",
+        "levels",
+        "money",
+        "palace",
+        "river",
+        "roads",
+        "sold",
+    )
+
+    fame: int
+    money: int
+    karma_gained: int  # karma circled, the starting one included
+    karma_used: int  # karma crossed out
+    circled: list[int]  # per good: goods circled so far (left to right)
+    sold: list[int]  # per good: goods crossed out (sold) so far (left to right)
+    palace: list[int]  # per character: spaces crossed out
+    levels: list[int]  # per building type: its current fame value in the upgrade table
+    river: int  # bit i set: river space i marked
+    roads: list[int]  # per province space: mask of road arms drawn there
+    edges_taken: int  # bit i set: edge bonus slot i already received
+
+    @classmethod
+    def new(cls, sheet: Sheet) -> PlayerState:
+        p = cls()
+        p.fame = 0
+        p.money = 0
+        p.karma_gained = sheet.karma_start
+        p.karma_used = 0
+        p.circled = [0, 0, 0]
+        p.sold = [0, 0, 0]
+        p.palace = [0] * len(CHARACTERS)
+        p.levels = [1] * len(sheet.buildings)
+        p.river = 0
+        p.roads = [0] * (sheet.rows * sheet.cols)
+        p.roads[sheet.residence] = sheet.residence_arms
+        p.edges_taken = 0
+        return p
+
+    def copy(self) -> PlayerState:
+        p = PlayerState()
+        p.fame = self.fame
+        p.money = self.money
+        p.karma_gained = self.karma_gained
+        p.karma_used = self.karma_used
+        p.circled = self.circled[:]
+        p.sold = self.sold[:]
+        p.palace = self.palace[:]
+        p.levels = self.levels[:]
+        p.river = self.river
+        p.roads = self.roads[:]
+        p.edges_taken = self.edges_taken
+        return p
+
+    @property
+    def karma(self) -> int:
+        """Karma available to spend."""
+        return self.karma_gained - self.karma_used
+
+    @property
+    def river_position(self) -> int:
+        """The rightmost marked river space; -1 before the first space."""
+        return self.river.bit_length() - 1
+
+    def owned(self, good: int) -> int:
+        return self.circled[good] - self.sold[good]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fame": self.fame,
+            "money": self.money,
+            "karma_gained": self.karma_gained,
+            "karma_used": self.karma_used,
+            "circled": dict(zip(GOODS, self.circled, strict=True)),
+            "sold": dict(zip(GOODS, self.sold, strict=True)),
+            "palace": dict(zip(CHARACTERS, self.palace, strict=True)),
+            "levels": list(self.levels),
+            "river": [i for i in range(self.river.bit_length()) if self.river >> i & 1],
+            "roads": list(self.roads),
+            "edges_taken": [i for i in range(self.edges_taken.bit_length()) if self.edges_taken >> i & 1],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PlayerState:
+        p = cls()
+        p.fame = int(d["fame"])
+        p.money = int(d["money"])
+        p.karma_gained = int(d["karma_gained"])
+        p.karma_used = int(d["karma_used"])
+        p.circled = [int(d["circled"][g]) for g in GOODS]
+        p.sold = [int(d["sold"][g]) for g in GOODS]
+        p.palace = [int(d["palace"][c]) for c in CHARACTERS]
+        p.levels = [int(x) for x in d["levels"]]
+        p.river = sum(1 << int(i) for i in d["river"])
+        p.roads = [int(x) for x in d["roads"]]
+        p.edges_taken = sum(1 << int(i) for i in d["edges_taken"])
+        return p
+
+
+def _tuplify(x: Any) -> Any:
+    return tuple(_tuplify(v) for v in x) if isinstance(x, list | tuple) else x
+
+
+def _listify(x: Any) -> Any:
+    return [_listify(v) for v in x] if isinstance(x, list | tuple) else x
+
+
+class GameState:
+    """The whole game between two decisions. Never mutated once returned by the engine."""
+
+    __slots__ = (
+        "_legal",
+        "end_after",
+        "faces",
+        "n",
+        "order",
+        "phase",
+        "players",
+        "pool",
+        "reroll",
+        "result",
+        "rng",
+        "round",
+        "sheet",
+        "stack",
+        "start_player",
+        "step",
+        "turn",
+        "where",
+    )
+
+    sheet: Sheet
+    n: int
+    rng: int
+    round: int  # 1-based
+    start_player: int  # who holds the elephant this round
+    order: tuple[int, ...]  # seats taking turns this round, in order
+    turn: int  # index into order
+    phase: str
+    faces: list[int]  # per die: face index
+    where: list[int]  # per die: MIDDLE, ELEPHANT, or the seat whose depot holds it
+    reroll: tuple[int, int] | None  # (die from the elephant, die from the middle) while rerolling
+    stack: list[Effect]  # the action being carried out now; last is next
+    pool: list[Effect]  # bonuses released this turn, used after the action in the player's order
+    end_after: int  # turn index of this round after which the game ends; -1 while not triggered
+    players: list[PlayerState]
+    result: list[dict[str, Any]] | None
+    step: int  # decisions applied so far
+    _legal: Any
+
+    @property
+    def current(self) -> int:
+        """The seat that must decide now (the last seat to play once the game is over)."""
+        return self.order[self.turn]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def copy(self) -> GameState:
+        """A copy whose current player and turn fields may be changed freely."""
+        g = GameState()
+        g.sheet = self.sheet
+        g.n = self.n
+        g.rng = self.rng
+        g.round = self.round
+        g.start_player = self.start_player
+        g.order = self.order
+        g.turn = self.turn
+        g.phase = self.phase
+        g.faces = self.faces[:]
+        g.where = self.where[:]
+        g.reroll = self.reroll
+        g.stack = self.stack[:]
+        g.pool = self.pool[:]
+        g.end_after = self.end_after
+        players = self.players[:]
+        cur = self.order[self.turn]
+        players[cur] = players[cur].copy()
+        g.players = players
+        g.result = self.result
+        g.step = self.step
+        g._legal = None
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sheet": self.sheet.name,
+            "sheet_digest": self.sheet.digest,
+            "players": [p.to_dict() for p in self.players],
+            "rng": self.rng,
+            "round": self.round,
+            "start_player": self.start_player,
+            "order": list(self.order),
+            "turn": self.turn,
+            "phase": self.phase,
+            "faces": list(self.faces),
+            "where": list(self.where),
+            "reroll": list(self.reroll) if self.reroll else None,
+            "stack": _listify(self.stack),
+            "pool": _listify(self.pool),
+            "end_after": self.end_after,
+            "result": self.result,
+            "step": self.step,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], sheet: Sheet) -> GameState:
+        if d.get("sheet_digest") not in (None, sheet.digest):
+            raise ValueError("this state was played on another sheet")
+        g = cls()
+        g.sheet = sheet
+        g.players = [PlayerState.from_dict(p) for p in d["players"]]
+        g.n = len(g.players)
+        g.rng = int(d["rng"])
+        g.round = int(d["round"])
+        g.start_player = int(d["start_player"])
+        g.order = tuple(int(x) for x in d["order"])
+        g.turn = int(d["turn"])
+        g.phase = str(d["phase"])
+        g.faces = [int(x) for x in d["faces"]]
+        g.where = [int(x) for x in d["where"]]
+        g.reroll = (int(d["reroll"][0]), int(d["reroll"][1])) if d["reroll"] else None
+        g.stack = [_tuplify(e) for e in d["stack"]]
+        g.pool = [_tuplify(e) for e in d["pool"]]
+        g.end_after = int(d["end_after"])
+        g.result = d["result"]
+        g.step = int(d["step"])
+        g._legal = None
+        return g

@@ -1,0 +1,281 @@
+"""Rounds and turns: rolling, taking dice, the elephant, karma rerolls, bonuses, end of round and game."""
+
+from __future__ import annotations
+
+from .decisions import Decision
+from .effects import ORDER_FREE
+from .resolve import AUTOMATIC, apply_choice, options, run_automatic, usable
+from .rng import roll
+from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE, GameState
+from .tracks import Event, has_crossed, standings
+
+FACES = 6
+
+
+def turn_order(n: int, start: int) -> tuple[int, ...]:
+    """Clockwise from the start player; with two players each takes two dice, alternating."""
+    if n == 2:
+        return (start, 1 - start, start, 1 - start)
+    return tuple((start + i) % n for i in range(n))
+
+
+def start_round(g: GameState, start: int, events: list[Event]) -> None:
+    g.round += 1
+    g.start_player = start
+    g.order = turn_order(g.n, start)
+    g.turn = 0
+    faces = []
+    rng = g.rng
+    for _ in range(8):
+        rng, f = roll(rng, FACES)
+        faces.append(f)
+    g.rng = rng
+    g.faces = faces
+    g.where = [MIDDLE] * 8
+    events.append({"type": "round_started", "round": g.round, "start_player": start})
+    events.append({"type": "dice_rolled", "player": start, "faces": list(faces)})
+    begin_turn(g, events)
+
+
+def begin_turn(g: GameState, events: list[Event]) -> None:
+    g.phase = PHASE_PICK
+    g.stack = []
+    g.pool = []
+    g.reroll = None
+    events.append({"type": "turn_started", "player": g.current, "round": g.round, "turn": g.turn})
+
+
+def may_use_karma(g: GameState) -> bool:
+    """Karma only at the start of a turn, never on the start player's first pick (the elephant is still
+    empty then), with a die on the elephant and one in the middle."""
+    if g.turn == 0 or g.players[g.current].karma <= 0:
+        return False
+    return ELEPHANT in g.where and MIDDLE in g.where
+
+
+def die_effect(g: GameState, die: int) -> tuple[object, ...]:
+    return g.sheet.die_faces[die][g.faces[die]]
+
+
+def pick_options(g: GameState) -> list[Decision]:
+    out = []
+    seen: dict[tuple[object, ...], bool] = {}
+    for d in range(8):
+        if g.where[d] != MIDDLE:
+            continue
+        eff = die_effect(g, d)
+        ok = seen.get(eff)
+        if ok is None:
+            ok = seen[eff] = usable(g, eff)
+        if ok:
+            out.append(Decision("die", (d,)))
+    if may_use_karma(g):
+        if not out:
+            out.append(Decision("pass"))  # with no usable die, karma is a choice, not a duty
+        out.extend(Decision("karma", (d,)) for d in range(8) if g.where[d] == MIDDLE)
+    return out
+
+
+def reroll_options(g: GameState) -> list[Decision]:
+    assert g.reroll is not None
+    out = [Decision("keep", (d,)) for d in g.reroll if usable(g, die_effect(g, d))]
+    if g.players[g.current].karma > 0:
+        out.append(Decision("reroll"))
+    return out
+
+
+def pool_options(g: GameState) -> list[Decision]:
+    """The player picks which released bonus to use next, and how, in one decision."""
+    out: list[Decision] = []
+    seen = set()
+    halves = [i for i, e in enumerate(g.pool) if e[0] == "half_road"]
+    for i, eff in enumerate(g.pool):
+        if eff in seen:
+            continue
+        seen.add(eff)
+        if eff[0] in AUTOMATIC:
+            if usable(g, eff):
+                out.append(Decision("use", (), i))
+        else:
+            out.extend(d._replace(bonus=i) for d in options(g, eff))
+    if len(halves) >= 2:
+        # "If you manage on the same turn to release 2 half-roads as bonuses, you may also combine
+        # these to form a straight or a bend."
+        out.extend(d._replace(bonus=halves[0]) for d in options(g, ("half_roads", 2)) if d.kind == "road")
+    return out
+
+
+def legal(g: GameState) -> list[Decision]:
+    """Every legal decision now; computed once per state."""
+    if g._legal is not None:
+        return g._legal  # type: ignore[no-any-return]
+    if g.phase == PHASE_PICK:
+        out = pick_options(g)
+    elif g.phase == PHASE_REROLL:
+        out = reroll_options(g)
+    elif g.phase == PHASE_RESOLVE:
+        out = options(g, g.stack[-1]) if g.stack else pool_options(g)
+    else:
+        out = []
+    g._legal = out
+    return out
+
+
+def advance(g: GameState, events: list[Event]) -> None:
+    """Carries out everything that needs no decision, until the player must decide or the game ends."""
+    while True:
+        g._legal = None
+        if g.phase == PHASE_OVER:
+            return
+        if g.phase == PHASE_PICK:
+            if legal(g):
+                return
+            events.append({"type": "turn_passed", "player": g.current, "reason": "no usable die"})
+            end_turn(g, events)
+            continue
+        if g.phase == PHASE_REROLL:
+            if legal(g):
+                return
+            # Neither rolled die can be used and no karma is left: no action this turn.
+            events.append({"type": "turn_passed", "player": g.current, "reason": "rerolled dice unusable"})
+            g.reroll = None
+            end_turn(g, events)
+            continue
+        # PHASE_RESOLVE
+        if g.stack:
+            eff = g.stack[-1]
+            if eff[0] in AUTOMATIC:
+                g.stack.pop()
+                if usable(g, eff):
+                    run_automatic(g, eff, events)
+                else:
+                    events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
+                continue
+            opts = legal(g)
+            if not opts:
+                g.stack.pop()
+                events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
+                continue
+            if len(opts) == 1:
+                g.stack.pop()
+                apply_choice(g, eff, opts[0], events)
+                continue
+            return
+        if g.pool:
+            free = next((i for i, e in enumerate(g.pool) if e[0] in ORDER_FREE), -1)
+            if free >= 0:
+                # Fame, money and karma bonuses need no choice and their order changes nothing.
+                g.stack.append(g.pool.pop(free))
+                events.append({"type": "bonus_used", "player": g.current, "bonus": list(g.stack[-1])})
+                continue
+            opts = legal(g)
+            if not opts:
+                for eff in g.pool:
+                    events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
+                g.pool = []
+                continue
+            if len(opts) == 1:
+                _use_bonus(g, opts[0], events)
+                continue
+            return
+        end_turn(g, events)
+
+
+def _use_bonus(g: GameState, d: Decision, events: list[Event]) -> None:
+    eff = g.pool.pop(d.bonus)
+    events.append({"type": "bonus_used", "player": g.current, "bonus": list(eff)})
+    if d.kind == "road" and eff[0] == "half_road":
+        other = next(i for i, e in enumerate(g.pool) if e[0] == "half_road")
+        events.append({"type": "bonus_used", "player": g.current, "bonus": list(g.pool.pop(other))})
+        apply_choice(g, ("half_roads", 2), d, events)
+    elif d.kind == "use":
+        g.stack.append(eff)
+    else:
+        apply_choice(g, eff, d, events)
+
+
+def end_turn(g: GameState, events: list[Event]) -> None:
+    seat = g.current
+    events.append({"type": "turn_ended", "player": seat})
+    if g.end_after < 0 and has_crossed(g.sheet, g.players[seat]):
+        # Two players: "If a player already fulfills the game-end condition with the 1st die, the game
+        # ends after the current turn" -- once both have used their first die of the round.
+        g.end_after = 1 if g.n == 2 and g.turn <= 1 else len(g.order) - 1
+        events.append({"type": "game_end_triggered", "player": seat, "round": g.round, "after_turn": g.end_after})
+    if g.end_after >= 0 and g.turn >= g.end_after:
+        g.phase = PHASE_OVER
+        g.result = standings(g)
+        events.append({"type": "game_over", "round": g.round, "result": g.result})
+        return
+    if g.turn + 1 < len(g.order):
+        g.turn += 1
+        begin_turn(g, events)
+        return
+    events.append({"type": "round_ended", "round": g.round})
+    nxt = (g.start_player + 1) % g.n
+    events.append({"type": "elephant_passed", "player": nxt})
+    start_round(g, nxt, events)
+
+
+def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
+    """Applies a decision already known to be legal to `g` (a fresh copy)."""
+    seat = g.current
+    kind = d.kind
+    if g.phase == PHASE_PICK:
+        if kind == "die":
+            die = d.args[0]
+            g.where[die] = seat
+            events.append({"type": "die_picked", "player": seat, "die": die, "face": g.faces[die]})
+            if g.turn == 0:
+                # The start player puts the other die of the same colour on the elephant.
+                twin = g.sheet.die_twin[die]
+                g.where[twin] = ELEPHANT
+                events.append({"type": "elephant_loaded", "player": seat, "die": twin, "face": g.faces[twin]})
+            g.stack = [die_effect(g, die)]
+            g.phase = PHASE_RESOLVE
+        elif kind == "karma":
+            elephant = g.where.index(ELEPHANT)
+            g.reroll = (elephant, d.args[0])
+            _karma_roll(g, events)
+            g.phase = PHASE_REROLL
+        else:  # pass
+            events.append({"type": "turn_passed", "player": seat, "reason": "declined"})
+            end_turn(g, events)
+    elif g.phase == PHASE_REROLL:
+        assert g.reroll is not None
+        if kind == "reroll":
+            _karma_roll(g, events)
+        else:
+            die = d.args[0]
+            other = g.reroll[0] if die == g.reroll[1] else g.reroll[1]
+            g.where[die] = seat
+            g.where[other] = ELEPHANT
+            g.reroll = None
+            events.append({"type": "die_kept", "player": seat, "die": die, "face": g.faces[die], "elephant": other})
+            g.stack = [die_effect(g, die)]
+            g.phase = PHASE_RESOLVE
+    else:
+        if g.stack:
+            eff = g.stack.pop()
+            apply_choice(g, eff, d, events)
+        else:
+            _use_bonus(g, d, events)
+
+
+def _karma_roll(g: GameState, events: list[Event]) -> None:
+    assert g.reroll is not None
+    p = g.players[g.current]
+    p.karma_used += 1
+    rng = g.rng
+    for die in g.reroll:
+        rng, g.faces[die] = roll(rng, FACES)
+    g.rng = rng
+    events.append(
+        {
+            "type": "karma_rolled",
+            "player": g.current,
+            "dice": list(g.reroll),
+            "faces": [g.faces[x] for x in g.reroll],
+            "karma_left": p.karma,
+        }
+    )

@@ -1,0 +1,1 @@
+"""Wire protocol: pydantic message models shared by the server and its clients, encoded with msgpack."""

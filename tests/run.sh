@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The project's one test command (README, .ci/run): installs what the tests need, then lints and tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v nginx >/dev/null 2>&1 || need_apt+=(nginx-light)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing from apt: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  # nginx from apt starts a system service we do not want; the tests start their own.
+  $SUDO service nginx stop >/dev/null 2>&1 || true
+fi
+
+echo "== installing Python packages"
+python3 -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -v "Running pip as the 'root' user" || true
+
+echo "== ruff"
+python3 -m ruff check .
+echo "== mypy (rules engine, protocol)"
+python3 -m mypy engine
+echo "== pytest"
+python3 -m pytest "$@"
