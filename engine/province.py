@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .effects import DIRECTION_BITS, OPPOSITE, masks_for, shape_name
+from collections.abc import Iterator
+
+from .effects import DIRECTION_BITS, masks_for, shape_name
 from .state import GameState
 from .tracks import Event, gain_fame, release
 
@@ -16,36 +18,42 @@ def _masks(shapes: int) -> tuple[int, ...]:
     return m
 
 
-def incoming(g: GameState, cell: int) -> int:
-    """Directions from which an existing road already runs up to this space's edge."""
+def frontier(g: GameState) -> dict[int, int]:
+    """Empty spaces that a drawn road runs up to, with the directions it arrives from."""
     roads = g.players[g.current].roads
-    nbs = g.sheet.neighbour[cell]
-    mask = 0
-    for i, bit in enumerate(DIRECTION_BITS):
-        nb = nbs[i]
-        if nb >= 0 and roads[nb] & OPPOSITE[bit]:
-            mask |= bit
-    return mask
-
-
-def road_options(g: GameState, shapes: int) -> list[tuple[int, int]]:
-    """(space, arms) for every new road of these shapes: on an empty space, joined to the network,
-    and leaving the province only onto an edge bonus."""
-    roads = g.players[g.current].roads
-    allowed = g.sheet.allowed
-    masks = _masks(shapes)
-    out = []
+    links = g.sheet.links
+    out: dict[int, int] = {}
     for cell, arms in enumerate(roads):
         if arms:
-            continue
-        inc = incoming(g, cell)
-        if not inc:
-            continue
+            for bit, nb, back in links[cell]:
+                if arms & bit and not roads[nb]:
+                    out[nb] = out.get(nb, 0) | back
+    return out
+
+
+def iter_road_options(g: GameState, shapes: int) -> Iterator[tuple[int, int]]:
+    """(space, arms) for every new road of these shapes: on an empty space, joined to the network,
+    and leaving the province only onto an edge bonus."""
+    allowed = g.sheet.allowed
+    masks = _masks(shapes)
+    for cell, inc in sorted(frontier(g).items()):
         ok = allowed[cell]
         for m in masks:
             if m & inc and not m & ~ok:
-                out.append((cell, m))
-    return out
+                yield (cell, m)
+
+
+def road_options(g: GameState, shapes: int) -> list[tuple[int, int]]:
+    return list(iter_road_options(g, shapes))
+
+
+def any_road(g: GameState, shapes: int) -> bool:
+    return next(iter_road_options(g, shapes), None) is not None
+
+
+def any_half_road(g: GameState) -> bool:
+    allowed = g.sheet.allowed
+    return any(arms and allowed[cell] & ~arms for cell, arms in enumerate(g.players[g.current].roads))
 
 
 def half_road_options(g: GameState) -> list[tuple[int, int]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .decisions import Decision
 from .effects import (
     CHARACTERS,
@@ -17,7 +19,7 @@ from .effects import (
 from .errors import IllegalDecision
 from .market import can_gain_any, choice_options, gain_goods, room, sell, sell_options
 from .palace import cross_out, has_space, upgrade, upgrade_options
-from .province import draw_half_road, draw_road, half_road_options, road_options
+from .province import any_half_road, any_road, draw_half_road, draw_road, half_road_options, iter_road_options
 from .river import ahead, behind_unmarked, mark, symbol_target
 from .state import GameState
 from .tracks import Event, gain_fame, gain_karma, gain_money
@@ -38,7 +40,7 @@ def character_usable(g: GameState, character: int) -> bool:
     if character == RAJA_MAN_SINGH:
         return True  # the money is always received
     if character == MASTER_BUILDER:
-        return bool(half_road_options(g)) or bool(road_options(g, SHAPES_HALF_ROADS))
+        return any_half_road(g) or any_road(g, SHAPES_HALF_ROADS)
     if character == PORTUGUESE:
         return bool(behind_unmarked(g)) or any(room(g, good) for good in range(3))
     raise ValueError(character)
@@ -59,55 +61,69 @@ def usable(g: GameState, eff: Effect) -> bool:
         return bool(behind_unmarked(g))
     if kind == "palace":
         return has_space(g, eff[1]) and character_usable(g, eff[1])
-    return bool(options(g, eff))
-
-
-def _palace_choices(g: GameState, exclude: int) -> list[Decision]:
-    return [
-        Decision("palace", (c,))
-        for c in range(len(CHARACTERS))
-        if c != exclude and has_space(g, c) and character_usable(g, c)
-    ]
+    if kind == "road":
+        return any_road(g, eff[1])
+    if kind in ("half_roads", "half_road"):
+        return any_half_road(g) or (kind == "half_roads" and eff[1] >= 2 and any_road(g, SHAPES_HALF_ROADS))
+    return next(iter_options(g, eff), None) is not None
 
 
 def options(g: GameState, eff: Effect) -> list[Decision]:
     """Every way to carry out an effect that needs a choice (empty: it cannot be used)."""
+    return list(iter_options(g, eff))
+
+
+def iter_options(g: GameState, eff: Effect) -> Iterator[Decision]:
+    """The same, lazily: the engine often only needs to know whether there are none, one, or more."""
     kind = eff[0]
     if kind == "goods_choice":
-        return [Decision("goods", c) for c in choice_options(g, eff[1])]
-    if kind == "goods_die":
+        for c in choice_options(g, eff[1]):
+            yield Decision("goods", c)
+    elif kind == "goods_die":
         faces = g.sheet.die_faces
-        return [Decision("goods_die", (d,)) for d in g.sheet.purple_dice if can_gain_any(g, faces[d][g.faces[d]][1])]
-    if kind == "sell":
-        return [Decision("sell", c) for c in sell_options(g, eff[1], eff[2], eff[3])]
-    if kind == "road":
-        return [Decision("road", rc) for rc in road_options(g, eff[1])]
-    if kind in ("half_roads", "half_road"):
-        out = [Decision("half_road", hc) for hc in half_road_options(g)]
+        for d in g.sheet.purple_dice:
+            if can_gain_any(g, faces[d][g.faces[d]][1]):
+                yield Decision("goods_die", (d,))
+    elif kind == "sell":
+        for c in sell_options(g, eff[1], eff[2], eff[3]):
+            yield Decision("sell", c)
+    elif kind == "road":
+        for rc in iter_road_options(g, eff[1]):
+            yield Decision("road", rc)
+    elif kind in ("half_roads", "half_road"):
         if kind == "half_roads" and eff[1] >= 2:
-            out = [Decision("road", rc) for rc in road_options(g, SHAPES_HALF_ROADS)] + out
-        return out
-    if kind == "maharani":
-        return [Decision("river", (i,)) for i in ahead(g, 2)]
-    if kind == "river_back_choice":
-        return [Decision("river", (i,)) for i in behind_unmarked(g)]
-    if kind == "portuguese":
+            for rc in iter_road_options(g, SHAPES_HALF_ROADS):
+                yield Decision("road", rc)
+        for hc in half_road_options(g):
+            yield Decision("half_road", hc)
+    elif kind == "maharani":
+        for i in ahead(g, 2):
+            yield Decision("river", (i,))
+    elif kind == "river_back_choice":
+        for i in behind_unmarked(g):
+            yield Decision("river", (i,))
+    elif kind == "portuguese":
         # "move 1 or 2 unoccupied spaces back ... If there is no unoccupied space to move back to,
         # or if you don't want to move back, you obtain a good of your choice."
-        return [Decision("river", (i,)) for i in behind_unmarked(g)[:2]] + [
-            Decision("goods", c) for c in choice_options(g, 1)
-        ]
-    if kind == "trader":
-        return [Decision("sell", c) for c in sell_options(g, "any", 2, 1)] + [
-            Decision("goods", c) for c in choice_options(g, 1)
-        ]
-    if kind == "palace_any":
-        return _palace_choices(g, -1)
-    if kind == "great_mogul":
-        return _palace_choices(g, GREAT_MOGUL)
-    if kind == "upgrade":
-        return [Decision("upgrade", (b,)) for b in upgrade_options(g)]
-    raise ValueError(f"effect {kind!r} needs no choice")
+        for i in behind_unmarked(g)[:2]:
+            yield Decision("river", (i,))
+        for c in choice_options(g, 1):
+            yield Decision("goods", c)
+    elif kind == "trader":
+        for c in sell_options(g, "any", 2, 1):
+            yield Decision("sell", c)
+        for c in choice_options(g, 1):
+            yield Decision("goods", c)
+    elif kind in ("palace_any", "great_mogul"):
+        skip = GREAT_MOGUL if kind == "great_mogul" else -1
+        for ch in range(len(CHARACTERS)):
+            if ch != skip and has_space(g, ch) and character_usable(g, ch):
+                yield Decision("palace", (ch,))
+    elif kind == "upgrade":
+        for b in upgrade_options(g):
+            yield Decision("upgrade", (b,))
+    else:
+        raise ValueError(f"effect {kind!r} needs no choice")
 
 
 def run_automatic(g: GameState, eff: Effect, events: list[Event]) -> None:

@@ -19,8 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .effects import (
     CHARACTERS,
+    DIRECTION_BITS,
     DIRECTIONS,
     GOODS,
+    OPPOSITE,
     SHAPES_BEND,
     SHAPES_ROAD_BONUS,
     SHAPES_STRAIGHT,
@@ -393,6 +395,7 @@ class Sheet:
     edge_names: tuple[str, ...]  # slot -> "N3"
     edge_bonus: tuple[Effect | None, ...]  # slot -> effect
     allowed: tuple[int, ...]  # [cell] -> mask of directions a road may point to
+    links: tuple[tuple[tuple[int, int, int], ...], ...]  # [cell] -> (arm, neighbour, neighbour's arm back)
     residence: int
     residence_arms: int
     # river
@@ -528,6 +531,10 @@ def compile_sheet(spec: SheetSpec) -> Sheet:
         edge_names=tuple(slot_names),
         edge_bonus=tuple(slot_bonus),
         allowed=tuple(allowed),
+        links=tuple(
+            tuple((bit, nb, OPPOSITE[bit]) for bit, nb in zip(DIRECTION_BITS, neighbour[cell], strict=True) if nb >= 0)
+            for cell in range(rows * cols)
+        ),
         residence=residence,
         residence_arms=residence_arms,
         symbols=symbols,

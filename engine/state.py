@@ -135,6 +135,7 @@ class GameState:
 
     __slots__ = (
         "_legal",
+        "current",
         "end_after",
         "faces",
         "n",
@@ -161,6 +162,7 @@ class GameState:
     start_player: int  # who holds the elephant this round
     order: tuple[int, ...]  # seats taking turns this round, in order
     turn: int  # index into order
+    current: int  # order[turn]: the seat that must decide now (the last to play once the game is over)
     phase: str
     faces: list[int]  # per die: face index
     where: list[int]  # per die: MIDDLE, ELEPHANT, or the seat whose depot holds it
@@ -172,11 +174,6 @@ class GameState:
     result: list[dict[str, Any]] | None
     step: int  # decisions applied so far
     _legal: Any
-
-    @property
-    def current(self) -> int:
-        """The seat that must decide now (the last seat to play once the game is over)."""
-        return self.order[self.turn]
 
     @property
     def is_over(self) -> bool:
@@ -192,6 +189,7 @@ class GameState:
         g.start_player = self.start_player
         g.order = self.order
         g.turn = self.turn
+        g.current = self.current
         g.phase = self.phase
         g.faces = self.faces[:]
         g.where = self.where[:]
@@ -200,7 +198,7 @@ class GameState:
         g.pool = self.pool[:]
         g.end_after = self.end_after
         players = self.players[:]
-        cur = self.order[self.turn]
+        cur = self.current
         players[cur] = players[cur].copy()
         g.players = players
         g.result = self.result
@@ -242,6 +240,7 @@ class GameState:
         g.start_player = int(d["start_player"])
         g.order = tuple(int(x) for x in d["order"])
         g.turn = int(d["turn"])
+        g.current = g.order[g.turn]
         g.phase = str(d["phase"])
         g.faces = [int(x) for x in d["faces"]]
         g.where = [int(x) for x in d["where"]]

@@ -70,8 +70,19 @@ def overlap(sheet: Sheet, fame: int, money: int) -> Fraction:
 
 
 def has_crossed(sheet: Sheet, p: PlayerState) -> bool:
-    # The tracks intersect once both entries reach the same space.
-    return overlap(sheet, p.fame, p.money) >= 0
+    """The tracks intersect once both entries reach the same space (overlap >= 0); exact, in integers."""
+    fv, mv = sheet.fame_values, sheet.money_values
+    if p.fame >= fv[-1] or p.money >= mv[-1]:
+        return overlap(sheet, p.fame, p.money) >= 0
+    i = bisect_right(fv, p.fame) - 1
+    j = bisect_right(mv, p.money) - 1
+    k = i + j - sheet.track_length  # whole spaces of overlap; the part-spaces add less than 2
+    if k >= 0:
+        return True
+    if k < -1:
+        return False
+    da, db = fv[i + 1] - fv[i], mv[j + 1] - mv[j]
+    return (p.fame - fv[i]) * db + (p.money - mv[j]) * da >= da * db
 
 
 def standings(g: GameState) -> list[dict[str, Any]]:

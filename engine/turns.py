@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
+
 from .decisions import Decision
 from .effects import ORDER_FREE
-from .resolve import AUTOMATIC, apply_choice, options, run_automatic, usable
+from .resolve import AUTOMATIC, apply_choice, iter_options, options, run_automatic, usable
 from .rng import roll
 from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE, GameState
 from .tracks import Event, has_crossed, standings
@@ -24,6 +27,7 @@ def start_round(g: GameState, start: int, events: list[Event]) -> None:
     g.start_player = start
     g.order = turn_order(g.n, start)
     g.turn = 0
+    g.current = g.order[0]
     faces = []
     rng = g.rng
     for _ in range(8):
@@ -57,7 +61,14 @@ def die_effect(g: GameState, die: int) -> tuple[object, ...]:
     return g.sheet.die_faces[die][g.faces[die]]
 
 
-def pick_options(g: GameState) -> list[Decision]:
+DIE = tuple(Decision("die", (d,)) for d in range(8))
+KARMA = tuple(Decision("karma", (d,)) for d in range(8))
+KEEP = tuple(Decision("keep", (d,)) for d in range(8))
+PASS = Decision("pass")
+REROLL = Decision("reroll")
+
+
+def _usable_dice(g: GameState, first_only: bool) -> list[Decision]:
     out = []
     seen: dict[tuple[object, ...], bool] = {}
     for d in range(8):
@@ -68,41 +79,58 @@ def pick_options(g: GameState) -> list[Decision]:
         if ok is None:
             ok = seen[eff] = usable(g, eff)
         if ok:
-            out.append(Decision("die", (d,)))
+            out.append(DIE[d])
+            if first_only:
+                break
+    return out
+
+
+def pick_options(g: GameState) -> list[Decision]:
+    out = _usable_dice(g, first_only=False)
     if may_use_karma(g):
         if not out:
-            out.append(Decision("pass"))  # with no usable die, karma is a choice, not a duty
-        out.extend(Decision("karma", (d,)) for d in range(8) if g.where[d] == MIDDLE)
+            out.append(PASS)  # with no usable die, karma is a choice, not a duty
+        out.extend(KARMA[d] for d in range(8) if g.where[d] == MIDDLE)
     return out
+
+
+def can_act(g: GameState) -> bool:
+    """Whether the player taking a die now has anything to do (cheaper than listing every option)."""
+    return bool(_usable_dice(g, first_only=True)) or may_use_karma(g)
 
 
 def reroll_options(g: GameState) -> list[Decision]:
     assert g.reroll is not None
-    out = [Decision("keep", (d,)) for d in g.reroll if usable(g, die_effect(g, d))]
+    out = [KEEP[d] for d in g.reroll if usable(g, die_effect(g, d))]
     if g.players[g.current].karma > 0:
-        out.append(Decision("reroll"))
+        out.append(REROLL)
     return out
 
 
 def pool_options(g: GameState) -> list[Decision]:
     """The player picks which released bonus to use next, and how, in one decision."""
-    out: list[Decision] = []
+    return list(iter_pool_options(g))
+
+
+def iter_pool_options(g: GameState) -> Iterator[Decision]:
     seen = set()
-    halves = [i for i, e in enumerate(g.pool) if e[0] == "half_road"]
     for i, eff in enumerate(g.pool):
         if eff in seen:
             continue
         seen.add(eff)
         if eff[0] in AUTOMATIC:
             if usable(g, eff):
-                out.append(Decision("use", (), i))
+                yield Decision("use", (), i)
         else:
-            out.extend(d._replace(bonus=i) for d in options(g, eff))
+            for d in iter_options(g, eff):
+                yield Decision(d.kind, d.args, i)
+    halves = [i for i, e in enumerate(g.pool) if e[0] == "half_road"]
     if len(halves) >= 2:
         # "If you manage on the same turn to release 2 half-roads as bonuses, you may also combine
         # these to form a straight or a bend."
-        out.extend(d._replace(bonus=halves[0]) for d in options(g, ("half_roads", 2)) if d.kind == "road")
-    return out
+        for d in iter_options(g, ("half_roads", 2)):
+            if d.kind == "road":
+                yield Decision("road", d.args, halves[0])
 
 
 def legal(g: GameState) -> list[Decision]:
@@ -128,7 +156,7 @@ def advance(g: GameState, events: list[Event]) -> None:
         if g.phase == PHASE_OVER:
             return
         if g.phase == PHASE_PICK:
-            if legal(g):
+            if can_act(g):
                 return
             events.append({"type": "turn_passed", "player": g.current, "reason": "no usable die"})
             end_turn(g, events)
@@ -151,7 +179,7 @@ def advance(g: GameState, events: list[Event]) -> None:
                 else:
                     events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
                 continue
-            opts = legal(g)
+            opts = list(islice(iter_options(g, eff), 2))
             if not opts:
                 g.stack.pop()
                 events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
@@ -168,7 +196,7 @@ def advance(g: GameState, events: list[Event]) -> None:
                 g.stack.append(g.pool.pop(free))
                 events.append({"type": "bonus_used", "player": g.current, "bonus": list(g.stack[-1])})
                 continue
-            opts = legal(g)
+            opts = list(islice(iter_pool_options(g), 2))
             if not opts:
                 for eff in g.pool:
                     events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
@@ -209,6 +237,7 @@ def end_turn(g: GameState, events: list[Event]) -> None:
         return
     if g.turn + 1 < len(g.order):
         g.turn += 1
+        g.current = g.order[g.turn]
         begin_turn(g, events)
         return
     events.append({"type": "round_ended", "round": g.round})
