@@ -11,7 +11,7 @@ from typing import Any
 from rajas.engine import Decision, GameState, apply, legal_decisions, load_sheet, new_game
 from rajas.engine.effects import CHARACTERS, GOODS
 from rajas.engine.state import ELEPHANT, MIDDLE, PHASE_PICK, PHASE_RESOLVE
-from rajas.engine.turns import turn_order
+from rajas.engine.turns import advance, turn_order
 
 TEA, SILK, SPICES = range(3)
 GREAT_MOGUL, MAHARANI, TRADER, RAJA_MAN_SINGH, MASTER_BUILDER, PORTUGUESE = range(6)
@@ -60,6 +60,15 @@ def resolving(g: GameState, seat: int, *effects: tuple[Any, ...], pool: list[tup
     g.stack = list(reversed(effects))
     g.pool = list(pool or [])
     g._legal = None
+    advance(g, [])  # carry out whatever needs no decision, as the engine would have
+
+
+def settle(g: GameState) -> list[dict[str, Any]]:
+    """Runs what needs no decision after the state was arranged by hand; returns the events."""
+    events: list[dict[str, Any]] = []
+    g._legal = None
+    advance(g, events)
+    return events
 
 
 def sheet_of(g: GameState, seat: int, **marks: Any) -> None:
