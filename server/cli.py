@@ -23,6 +23,53 @@ def _simulate(args: argparse.Namespace) -> int:
     return 1 if result["errors"] else 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .connection import Limits
+    from .serve import serve
+
+    limits = Limits(rate=args.rate, burst=args.burst, queue=args.queue)
+    serve(args.host, args.port, args.redis, args.room_ttl, limits, args.log_level)
+    return 0
+
+
+def _bots(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .bots_run import run_bots
+
+    result = asyncio.run(
+        run_bots(
+            args.url,
+            players=args.players,
+            games=args.games,
+            spectators=args.spectators,
+            bot=args.bot,
+            concurrency=args.concurrency,
+            sheet=args.sheet,
+            timeout=args.timeout,
+        )
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>24}: {value}")
+    return 1 if result["errors"] or result["completed"] != result["games"] else 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .fairness import load_log, verify
+
+    report = verify(load_log(args.log))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print("ok" if report["ok"] else "FAILED")
+        for problem in report["problems"]:
+            print(problem, file=sys.stderr)
+    return 0 if report["ok"] else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rajas", description="Rajas of the Ganges: The Dice Charmers, online.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -36,6 +83,36 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--fast", action="store_true", help="skip the invariant checks after every decision")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=_simulate)
+
+    srv = sub.add_parser("serve", help="run the game server (websocket /ws, HTTP /api, the web client at /)")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument(
+        "--redis", default=None, metavar="URL", help="share rooms through Redis, e.g. redis://localhost:6379/0"
+    )
+    srv.add_argument("--room-ttl", type=float, default=7200.0, help="seconds an abandoned room is kept")
+    srv.add_argument("--rate", type=float, default=100.0, help="messages per second per connection")
+    srv.add_argument("--burst", type=float, default=200.0, help="messages a connection may send at once")
+    srv.add_argument("--queue", type=int, default=1024, help="outgoing frames queued before a slow client is dropped")
+    srv.add_argument("--log-level", default="warning")
+    srv.set_defaults(func=_serve)
+
+    bots = sub.add_parser("bots", help="play whole games against a server with bot clients over websockets")
+    bots.add_argument("--url", default="http://127.0.0.1:8000")
+    bots.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
+    bots.add_argument("--games", type=int, default=10)
+    bots.add_argument("--spectators", type=int, default=0)
+    bots.add_argument("--bot", default="random", choices=("random", "greedy"))
+    bots.add_argument("--sheet", default="sun")
+    bots.add_argument("--concurrency", type=int, default=4, help="games played at the same time")
+    bots.add_argument("--timeout", type=float, default=300.0, help="seconds one game may take")
+    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    bots.set_defaults(func=_bots)
+
+    ver = sub.add_parser("verify", help="replay a finished game's log and check the seed and every roll")
+    ver.add_argument("log", help="a log file, or the URL of /api/rooms/CODE/log")
+    ver.add_argument("--json", action="store_true")
+    ver.set_defaults(func=_verify)
     return parser
 
 

@@ -1,0 +1,53 @@
+"""Frames: msgpack in binary frames, JSON in text frames. Decoding never raises anything but ProtocolError."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgpack
+from pydantic import ValidationError
+
+from .errors import ProtocolError
+from .messages import CLIENT_MESSAGE, ClientMessage
+
+MAX_FRAME = 64 * 1024  # bytes; a custom sheet file is the largest thing a client sends (about 6 KiB)
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def to_json(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def raw_id(obj: Any) -> str | int | None:
+    """The client's id of a frame that failed validation, so the error can still name the message."""
+    if isinstance(obj, dict):
+        mid = obj.get("id")
+        if (isinstance(mid, str) and 0 < len(mid) <= 64) or type(mid) is int:
+            return mid
+    return None
+
+
+def decode_obj(frame: bytes | str) -> Any:
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError("malformed_frame", f"frame larger than {MAX_FRAME} bytes")
+    try:
+        return json.loads(frame) if isinstance(frame, str) else unpack(frame)
+    except Exception:  # any decoder failure is the client's malformed frame
+        raise ProtocolError("malformed_frame", "not a msgpack (binary) or JSON (text) frame") from None
+
+
+def parse_message(obj: Any) -> ClientMessage:
+    try:
+        return CLIENT_MESSAGE.validate_python(obj)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "message"
+        raise ProtocolError("malformed_frame", f"{where}: {first['msg']}") from None

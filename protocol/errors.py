@@ -1,0 +1,37 @@
+"""Error codes of the protocol: every refused message is answered with exactly one of these."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+ErrorCode = Literal[
+    "malformed_frame",  # not msgpack/JSON, not a known message, a field of the wrong type, or too large
+    "protocol_version",  # the hello named a protocol version this server does not speak
+    "not_joined",  # a room action before joining a room (or after being kicked)
+    "bad_token",  # a seat token or host token that does not belong to this room
+    "room_not_found",
+    "room_full",
+    "spectators_not_allowed",
+    "not_host",
+    "wrong_phase",  # lobby action during play, decision in the lobby, ...
+    "bad_settings",  # room settings (including a custom sheet) that cannot be played
+    "not_a_player",  # a spectator tried to act
+    "not_your_turn",
+    "illegal_decision",
+    "malformed_decision",
+    "game_over",
+    "stale_version",  # the decision named a room version that is no longer current
+    "rate_limited",
+    "internal",
+]
+
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+
+
+class ProtocolError(Exception):
+    """A refused message. The server answers it with `code` and `message` and changes nothing."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code: ErrorCode = code
+        self.message = message

@@ -1,0 +1,188 @@
+"""The wire messages. Client messages are validated with pydantic; server messages are built from models too.
+
+Every client message has `type` and `id` (the client's id for it); the server answers each one with a
+`reply` carrying the same id. Game changes reach everyone as versioned `update`s; `snapshot` is the
+whole picture at one version. See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .errors import ErrorCode
+
+PROTOCOL_VERSION = 1
+
+MessageId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0, lt=2**53)]
+Name = Annotated[str, Field(min_length=1, max_length=32)]
+Token = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RoomSettings(_Msg):
+    seats: int = Field(default=4, ge=2, le=5)
+    sheet: Literal["sun", "moon"] | dict[str, Any] = "sun"  # a dict is a custom sheet file
+    spectators: bool = True
+    turn_clock: float | None = Field(default=None, ge=0.05, le=3600)  # seconds per turn; None: no clock
+    grace: float = Field(default=60.0, ge=0.05, le=86400)  # seconds a dropped seat waits before the bot plays it
+    public: bool = False  # listed in GET /api/rooms
+    bot: Literal["greedy", "random"] = "greedy"  # who plays absent or timed-out seats
+
+
+# ---- client -> server -------------------------------------------------------------------------------
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    id: MessageId
+    protocol: int
+    client: str | None = Field(default=None, max_length=64)
+
+
+class CreateRoom(_Msg):
+    type: Literal["create_room"]
+    id: MessageId
+    settings: RoomSettings = RoomSettings()
+
+
+class Join(_Msg):
+    """Take a seat (role player), watch (role spectator), or come back to a seat with its token."""
+
+    type: Literal["join"]
+    id: MessageId
+    room: Annotated[str, Field(min_length=1, max_length=32)]  # the invite code or the spectator code
+    role: Literal["player", "spectator"] = "player"
+    name: Name | None = None
+    token: Token | None = None  # seat token: reconnect to that seat
+    host_token: Token | None = None
+
+
+class Leave(_Msg):
+    type: Literal["leave"]
+    id: MessageId
+
+
+class Kick(_Msg):
+    type: Literal["kick"]
+    id: MessageId
+    seat: int = Field(ge=0, lt=5)
+
+
+class Start(_Msg):
+    type: Literal["start"]
+    id: MessageId
+
+
+class HandOver(_Msg):
+    type: Literal["hand_over"]
+    id: MessageId
+    seat: int = Field(ge=0, lt=5)
+
+
+class Decide(_Msg):
+    type: Literal["decide"]
+    id: MessageId
+    decision: Any  # [kind, [args...], bonus]; parsed by the engine
+    v: int | None = None  # the room version the decision was made at; a newer room refuses it (stale_version)
+
+
+class GetSnapshot(_Msg):
+    type: Literal["snapshot"]
+    id: MessageId
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+    id: MessageId
+
+
+ClientMessage = Annotated[
+    Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | Decide | GetSnapshot | Ping,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "create_room", "join", "leave", "kick", "start", "hand_over", "decide", "snapshot", "ping")
+
+
+# ---- server -> client -------------------------------------------------------------------------------
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    server: str = "rajas"
+
+
+class Reply(_Msg):
+    """The answer to exactly one client message: accepted (ok, maybe with data) or refused (code, message)."""
+
+    type: Literal["reply"] = "reply"
+    id: MessageId | None  # None only when the frame was too broken to carry an id
+    ok: bool
+    code: ErrorCode | None = None
+    message: str | None = None
+    data: dict[str, Any] | None = None
+
+
+class SeatView(_Msg):
+    id: str  # public seat id (not secret): how a client finds itself in the room
+    name: str
+    connected: bool = False
+    bot: bool = False  # the bot plays this seat now (owner away past the grace period)
+
+
+class RoomView(_Msg):
+    code: str
+    status: Literal["lobby", "playing", "over"]
+    settings: dict[str, Any]  # RoomSettings, a custom sheet replaced by its name
+    seats: list[SeatView]
+    host: str | None  # seat id of the host, None while the host is not seated
+    spectators: int = 0
+    commitment: str | None = None  # sha256 of the dice seed, published when the game starts
+    seed: str | None = None  # revealed when the game is over
+    deadline: float | None = None  # unix time the turn clock runs out
+    auto: list[int] | None = None  # [round, turn, seat]: the bot finishes this timed-out turn
+
+
+class GameView(_Msg):
+    state: dict[str, Any]  # GameState.to_dict() without the generator state
+    pending: dict[str, Any]  # engine.pending(): who decides, in which phase, with which options
+
+
+class Snapshot(_Msg):
+    type: Literal["snapshot"] = "snapshot"
+    v: int
+    room: RoomView
+    game: GameView | None
+    sheet: dict[str, Any] | None = None  # the sheet file clients draw from
+
+
+class Update(_Msg):
+    """One committed change, broadcast to everyone in the room. Versions go up by one per update."""
+
+    type: Literal["update"] = "update"
+    v: int
+    events: list[dict[str, Any]]
+    room: RoomView
+    game: GameView | None
+
+
+class Presence(_Msg):
+    """Who is connected now. Not versioned: it is not part of the room's history."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[str]  # seat ids with at least one open connection
+    spectators: int
+
+
+class Notice(_Msg):
+    """Something the server tells one connection: kicked, going to close, ..."""
+
+    type: Literal["notice"] = "notice"
+    code: str
+    message: str

@@ -1,0 +1,146 @@
+"""One client connection: its identity in a room, its outgoing queue, its rate limit.
+
+The outgoing queue is bounded: a client that cannot keep up is dropped, so it never slows the room.
+A broadcast is a `Frame` encoded once; JSON clients share one lazily made text encoding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rajas.protocol import pack, to_json, unpack
+
+_ids = itertools.count(1)
+
+
+class Frame:
+    """One outgoing message, encoded at most once per format, whoever it goes to."""
+
+    __slots__ = ("_text", "packed")
+
+    def __init__(self, packed: bytes) -> None:
+        self.packed = packed
+        self._text: str | None = None
+
+    @classmethod
+    def of(cls, obj: Any) -> Frame:
+        return cls(pack(obj))
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = to_json(unpack(self.packed))
+        return self._text
+
+
+@dataclass
+class Limits:
+    rate: float = 100.0  # messages per second a connection may send, on average
+    burst: float = 200.0  # ... and at once
+    queue: int = 1024  # frames waiting to be written before the client counts as too slow
+    strikes: int = 50  # refused messages (decaying one per second) before the connection is closed
+    dedupe: int = 256  # replies remembered per connection, to answer a resent message id the same way
+
+
+class Conn:
+    def __init__(
+        self,
+        send_bytes: Callable[[bytes], Awaitable[None]],
+        send_text: Callable[[str], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[None]],
+        limits: Limits,
+    ) -> None:
+        self.cid = next(_ids)
+        self._send_bytes = send_bytes
+        self._send_text = send_text
+        self._close = close
+        self.limits = limits
+        self.binary = True
+        self.greeted = False
+        self.code: str | None = None  # room
+        self.role: str | None = None  # "player" | "spectator"
+        self.token: str | None = None  # seat token
+        self.host_token: str | None = None
+        self.seat_id: str | None = None
+        self.replies: OrderedDict[str | int, Frame] = OrderedDict()
+        self._out: deque[Frame] = deque()
+        self._wake = asyncio.Event()
+        self.closed = False
+        self.close_reason: tuple[int, str] | None = None
+        self._allowance = limits.burst
+        self._strikes = 0.0
+        self._last = time.monotonic()
+
+    # ---- incoming ---------------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        dt = now - self._last
+        self._last = now
+        self._allowance = min(self.limits.burst, self._allowance + dt * self.limits.rate)
+        self._strikes = max(0.0, self._strikes - dt)
+
+    def allow(self) -> bool:
+        """Token bucket: False when this message is over the rate."""
+        self._tick()
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    def strike(self) -> bool:
+        """Counts a refused message; True when they keep coming and the connection should go."""
+        self._strikes += 1
+        return self._strikes > self.limits.strikes
+
+    # ---- outgoing ---------------------------------------------------------------------------------------
+
+    def push(self, frame: Frame) -> None:
+        if self.closed:
+            return
+        if len(self._out) >= self.limits.queue:
+            self._out.clear()
+            self.drop(4008, "too slow: outgoing queue full")
+            return
+        self._out.append(frame)
+        self._wake.set()
+
+    def send(self, obj: Any) -> Frame:
+        frame = Frame.of(obj)
+        self.push(frame)
+        return frame
+
+    def drop(self, code: int, reason: str) -> None:
+        """Closes the connection once the writer gets to it (from sync code, e.g. a full queue)."""
+        if self.close_reason is None:
+            self.close_reason = (code, reason)
+        self.closed = True
+        self._wake.set()
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                while not self._out and not self.closed:
+                    self._wake.clear()
+                    await self._wake.wait()
+                if self.closed and (self.close_reason is not None or not self._out):
+                    break
+                frame = self._out.popleft()
+                if self.binary:
+                    await self._send_bytes(frame.packed)
+                else:
+                    await self._send_text(frame.text)
+        except Exception:  # the socket went away under us; the reader notices and cleans up
+            self.closed = True
+            return
+        if self.close_reason is not None:
+            try:
+                await self._close(*self.close_reason)
+            except Exception:  # already closed
+                return

@@ -1,0 +1,25 @@
+"""The server raises ProtocolError (from rajas.protocol) for every refused message; engine errors map 1:1."""
+
+from __future__ import annotations
+
+from rajas.engine import RulesError, SheetError
+from rajas.protocol.errors import ErrorCode, ProtocolError
+
+ENGINE_CODES: dict[str, ErrorCode] = {
+    "not_your_turn": "not_your_turn",
+    "illegal_decision": "illegal_decision",
+    "malformed_decision": "malformed_decision",
+    "game_over": "game_over",
+}
+
+
+def from_rules(err: RulesError) -> ProtocolError:
+    return ProtocolError(ENGINE_CODES.get(err.code, "illegal_decision"), err.message)
+
+
+def from_sheet(err: SheetError) -> ProtocolError:
+    return ProtocolError("bad_settings", f"custom sheet: {err}")
+
+
+class Conflict(Exception):
+    """The store holds a newer version than the one a commit was based on (another node was faster)."""

@@ -1,0 +1,353 @@
+"""The node's side of rooms: which local connections are in which room, committing changes through the
+store, forwarding every published update to local clients, and the timers and bots a room needs.
+
+Each room a local client is in has a `LocalRoom`: a cached copy of the room at the newest version this
+node committed or loaded, a lock so this node's changes to a room queue up instead of colliding, and
+its connections. Updates committed by other nodes arrive on the room's channel; the cache notices it is
+behind and reloads before the next change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rajas.engine.bots import BOTS, Bot
+from rajas.protocol import ProtocolError, pack, unpack
+from rajas.protocol.messages import RoomSettings
+
+from .connection import Conn, Frame
+from .room import OVER, PLAYING, Event, Room
+from .store import SPECTATORS, RoomStore
+
+log = logging.getLogger("rajas.server")
+COMMIT_TRIES = 8
+
+Change = Callable[[Room], tuple[list[Event], list[Any] | None, Any]]
+
+
+class Skip(Exception):
+    """A change that turned out to be unneeded once the newest room was loaded (nothing to commit)."""
+
+    def __init__(self, result: Any = None) -> None:
+        super().__init__()
+        self.result = result
+
+
+class LocalRoom:
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.room: Room | None = None
+        self.newest = 0  # newest version seen on the channel
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.counts: dict[str, int] = {}
+        self.timers: dict[str, asyncio.Task[None]] = {}
+        self.bots: dict[int, Bot] = {}
+        self.driving = False
+        self.listener: Callable[[bytes], None] | None = None
+
+
+class Hub:
+    def __init__(self, store: RoomStore) -> None:
+        self.store = store
+        self.rooms: dict[str, LocalRoom] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def close(self) -> None:
+        for lr in self.rooms.values():
+            for t in lr.timers.values():
+                t.cancel()
+        for t in list(self._tasks):
+            t.cancel()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    # ---- rooms ------------------------------------------------------------------------------------------
+
+    async def create_room(self, settings: RoomSettings) -> Room:
+        for _ in range(5):
+            room = Room.create(settings)
+            if await self.store.create(room.code, room.watch, pack(room.to_record()), settings.public):
+                return room
+        raise ProtocolError("internal", "could not find a free invite code")
+
+    async def resolve(self, code: str) -> tuple[str, bool]:
+        from .codes import normalise
+
+        got = await self.store.resolve(normalise(code))
+        if got is None:
+            raise ProtocolError("room_not_found", "no room with this code (it may have expired)")
+        return got
+
+    async def load(self, code: str, fresh: bool = False) -> Room:
+        """The room at the newest version this node knows of."""
+        lr = self.rooms.get(code)
+        if lr is not None and lr.room is not None and not fresh and lr.room.v >= lr.newest:
+            return lr.room
+        raw = await self.store.load(code)
+        if raw is None:
+            raise ProtocolError("room_not_found", "no room with this code (it may have expired)")
+        room = Room.from_record(unpack(raw))
+        if lr is not None and (lr.room is None or room.v >= lr.room.v):
+            lr.room = room
+            lr.newest = max(lr.newest, room.v)
+        return room
+
+    async def local(self, code: str) -> LocalRoom:
+        lr = self.rooms.get(code)
+        if lr is None:
+            lr = self.rooms[code] = LocalRoom(code)
+
+            def listener(message: bytes, lr: LocalRoom = lr) -> None:
+                self._on_message(lr, message)
+
+            lr.listener = listener
+            await self.store.subscribe(code, listener)
+        return lr
+
+    async def _release(self, lr: LocalRoom) -> None:
+        """Forgets a room nobody on this node is in any more (its timers keep running until they fire)."""
+        if lr.conns or lr.timers or lr.driving or self.rooms.get(lr.code) is not lr:
+            return
+        del self.rooms[lr.code]
+        if lr.listener is not None:
+            await self.store.unsubscribe(lr.code, lr.listener)
+
+    async def change(self, code: str, fn: Change) -> Any:
+        """Applies fn to a copy of the newest room and commits it at the next version, retrying when
+        another node committed first. fn raises ProtocolError to refuse (nothing is written) or Skip."""
+        lr = await self.local(code)
+        for attempt in range(COMMIT_TRIES):
+            async with lr.lock:
+                room = await self.load(code, fresh=attempt > 0)
+                new = room.clone()
+                try:
+                    events, entry, result = fn(new)
+                except Skip as s:
+                    return s.result
+                new.v = room.v + 1
+                message = {
+                    "type": "update",
+                    "v": new.v,
+                    "events": events,
+                    "room": new.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
+                    "game": new.game_view(),
+                }
+                ok = await self.store.commit(
+                    code, room.v, pack(new.to_record()), pack(entry) if entry is not None else None, pack(message)
+                )
+                if not ok:
+                    continue
+                if lr.room is None or lr.room.v < new.v:
+                    lr.room = new
+                lr.newest = max(lr.newest, new.v)
+            self._after_commit(lr, new)
+            return result
+        raise ProtocolError("internal", "the room is too busy, try again")
+
+    # ---- channel -----------------------------------------------------------------------------------------
+
+    def _on_message(self, lr: LocalRoom, message: bytes) -> None:
+        obj = unpack(message)
+        kind = obj.get("type")
+        if kind == "_presence":
+            counts = obj["counts"]
+            lr.counts = dict(counts) if isinstance(counts, dict) else {}  # Lua packs an empty table as a list
+            frame = Frame.of(
+                {"type": "presence", "connected": self._connected(lr), "spectators": lr.counts.get(SPECTATORS, 0)}
+            )
+            self._broadcast(lr, frame)
+            return
+        v = int(obj["v"])
+        lr.newest = max(lr.newest, v)
+        if lr.room is not None and lr.room.v < v:
+            # Another node committed: it now keeps this room's clock, so this node's clock stands down.
+            timer = lr.timers.pop("clock", None)
+            if timer is not None:
+                timer.cancel()
+        frame = Frame(message)
+        self._broadcast(lr, frame)
+        for e in obj["events"]:
+            if e["type"] == "kicked":
+                for conn in list(lr.conns):
+                    if conn.seat_id == e["id"]:
+                        conn.send({"type": "notice", "code": "kicked", "message": "the host removed you from the room"})
+                        self._spawn(self.detach(conn))
+
+    def _broadcast(self, lr: LocalRoom, frame: Frame) -> None:
+        for conn in list(lr.conns):
+            conn.push(frame)
+
+    @staticmethod
+    def _connected(lr: LocalRoom) -> list[str]:
+        return [k for k, n in lr.counts.items() if n > 0 and k != SPECTATORS]
+
+    # ---- connections -------------------------------------------------------------------------------------
+
+    async def attach(self, conn: Conn, code: str, role: str, token: str | None, seat_id: str | None) -> Room:
+        """Puts a connection in a room and sends it the snapshot; the caller already replied."""
+        if conn.code is not None:
+            await self.detach(conn)
+        lr = await self.local(code)
+        conn.code, conn.role, conn.token, conn.seat_id = code, role, token, seat_id
+        async with lr.lock:
+            room = await self.load(code)
+            lr.conns.add(conn)
+            conn.send(self.snapshot(lr, room))
+        key = seat_id if role == "player" and seat_id is not None else SPECTATORS
+        lr.counts = await self.store.presence(code, key, +1)
+        timer = lr.timers.pop(f"grace:{seat_id}", None)
+        if timer is not None:
+            timer.cancel()
+        return room
+
+    async def detach(self, conn: Conn) -> None:
+        code = conn.code
+        if code is None:
+            return
+        lr = self.rooms.get(code)
+        key = conn.seat_id if conn.role == "player" and conn.seat_id is not None else SPECTATORS
+        seat_id = conn.seat_id
+        conn.code = conn.role = conn.token = conn.seat_id = None
+        if lr is None or conn not in lr.conns:
+            return
+        lr.conns.discard(conn)
+        try:
+            lr.counts = await self.store.presence(code, key, -1)
+        except Exception:  # the store is gone (shutting down); nothing more to count
+            return
+        if key != SPECTATORS and seat_id is not None and lr.counts.get(key, 0) == 0:
+            room = lr.room
+            if room is not None and room.status == PLAYING:
+                self._start_grace(lr, seat_id, room.settings["grace"])
+        await self._release(lr)
+
+    def snapshot(self, lr: LocalRoom, room: Room) -> dict[str, Any]:
+        return {
+            "type": "snapshot",
+            "v": room.v,
+            "room": room.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
+            "game": room.game_view(),
+            "sheet": room.sheet.to_json(),
+        }
+
+    # ---- timers and bots ---------------------------------------------------------------------------------
+
+    def _after_commit(self, lr: LocalRoom, room: Room) -> None:
+        if room.status != PLAYING:
+            for name in [n for n in lr.timers if n == "clock"]:
+                lr.timers.pop(name).cancel()
+            return
+        for seat in room.seats:
+            if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0 and f"grace:{seat['id']}" not in lr.timers:
+                self._start_grace(lr, seat["id"], room.settings["grace"])
+        old = lr.timers.pop("clock", None)
+        if old is not None:
+            old.cancel()
+        if room.deadline is not None and room.auto != room.clock_key:
+            lr.timers["clock"] = self._spawn(self._clock(lr, room.clock_key, room.deadline))
+        if room.bot_to_move() is not None:
+            self.drive(lr)
+
+    def _start_grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
+        name = f"grace:{seat_id}"
+        if name not in lr.timers:
+            lr.timers[name] = self._spawn(self._grace(lr, seat_id, grace))
+
+    async def _grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
+        try:
+            await asyncio.sleep(grace)
+        finally:
+            lr.timers.pop(f"grace:{seat_id}", None)
+        if lr.counts.get(seat_id, 0) > 0:
+            return
+
+        def take_over(r: Room) -> tuple[list[Event], None, None]:
+            seat = r.seat_index(seat_id)
+            if r.status != PLAYING or seat is None or r.seats[seat]["bot"]:
+                raise Skip()
+            return r.set_bot(seat, True), None, None
+
+        await self.change(lr.code, take_over)
+        await self._release(lr)
+
+    async def release_bot(self, code: str, seat_id: str) -> None:
+        """The owner is back: the bot lets go of the seat."""
+
+        def release(r: Room) -> tuple[list[Event], None, None]:
+            seat = r.seat_index(seat_id)
+            if seat is None or not r.seats[seat]["bot"]:
+                raise Skip()
+            return r.set_bot(seat, False), None, None
+
+        await self.change(code, release)
+
+    async def _clock(self, lr: LocalRoom, key: list[int] | None, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        lr.timers.pop("clock", None)
+
+        def expire(r: Room) -> tuple[list[Event], None, None]:
+            if r.status != PLAYING or r.clock_key != key or r.auto == key:
+                raise Skip()
+            return r.clock_expired(), None, None
+
+        await self.change(lr.code, expire)
+        await self._release(lr)
+
+    def drive(self, lr: LocalRoom) -> None:
+        if not lr.driving:
+            lr.driving = True
+            self._spawn(self._drive(lr))
+
+    async def _drive(self, lr: LocalRoom) -> None:
+        """Plays for bot-held and timed-out seats until a person must decide."""
+        try:
+            for _ in range(10_000):
+                room = await self.load(lr.code)
+                seat = room.bot_to_move()
+                if seat is None or room.state is None or room.game is None:
+                    return
+                bot = lr.bots.get(seat)
+                if bot is None:
+                    bot = lr.bots[seat] = BOTS[room.settings["bot"]](f"{room.game['seed']}:{seat}")
+                if room.settings["bot"] == "greedy":
+                    decision = await asyncio.to_thread(bot, room.state)  # a few ms: off the event loop
+                else:
+                    decision = bot(room.state)
+                at, wire = room.v, decision.to_wire()
+
+                def play(r: Room, seat: int = seat, wire: Any = wire, at: int = at) -> Any:
+                    if r.v != at:
+                        raise Skip()  # the room moved on while the bot thought; think again
+                    events, entry = r.decide(seat, wire, "bot", time.time())
+                    return events, entry, None
+
+                with contextlib.suppress(ProtocolError):
+                    await self.change(lr.code, play)
+        finally:
+            lr.driving = False
+            await self._release(lr)
+        log.error("bot driver gave up in room %s", lr.code)
+
+    # ---- game log ----------------------------------------------------------------------------------------
+
+    async def game_log(self, code: str) -> dict[str, Any]:
+        room = await self.load(code, fresh=True)
+        if room.status != OVER:
+            raise ProtocolError("wrong_phase", "the log is available once the game is over")
+        entries = [unpack(e) for e in await self.store.log(code)]
+        return room.log(entries)

@@ -1,0 +1,123 @@
+"""The in-memory RoomStore: one process, nothing to install. Rooms left alone past the TTL are dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from rajas.protocol import pack
+
+from .store import Listener, RoomStore, presence_message
+
+
+class MemoryStore(RoomStore):
+    def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0) -> None:
+        self.ttl = ttl
+        self.sweep_every = sweep_every
+        self.records: dict[str, tuple[int, bytes]] = {}
+        self.logs: dict[str, list[bytes]] = {}
+        self.watch: dict[str, str] = {}
+        self.watch_of: dict[str, str] = {}
+        self.counts: dict[str, dict[str, int]] = {}
+        self.touched: dict[str, float] = {}
+        self.public: set[str] = set()
+        self.listeners: dict[str, list[Listener]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_every)
+            self.sweep(time.time())
+
+    def sweep(self, now: float) -> list[str]:
+        """Drops abandoned rooms: untouched for the TTL and nobody connected."""
+        gone = [
+            code
+            for code, t in self.touched.items()
+            if now - t > self.ttl and not any(self.counts.get(code, {}).values())
+        ]
+        for code in gone:
+            self.records.pop(code, None)
+            self.logs.pop(code, None)
+            self.counts.pop(code, None)
+            self.touched.pop(code, None)
+            self.public.discard(code)
+            watch = self.watch_of.pop(code, None)
+            if watch is not None:
+                self.watch.pop(watch, None)
+        return gone
+
+    async def create(self, code: str, watch: str, record: bytes, public: bool) -> bool:
+        if code in self.records or watch in self.watch:
+            return False
+        self.records[code] = (1, record)
+        self.logs[code] = []
+        self.watch[watch] = code
+        self.watch_of[code] = watch
+        self.touched[code] = time.time()
+        if public:
+            self.public.add(code)
+        return True
+
+    async def load(self, code: str) -> bytes | None:
+        got = self.records.get(code)
+        return got[1] if got else None
+
+    async def resolve(self, code: str) -> tuple[str, bool] | None:
+        if code in self.records:
+            return code, False
+        room = self.watch.get(code)
+        return (room, True) if room is not None and room in self.records else None
+
+    async def commit(self, code: str, expected: int, record: bytes, log_entry: bytes | None, message: bytes) -> bool:
+        got = self.records.get(code)
+        if got is None or got[0] != expected:
+            return False
+        self.records[code] = (expected + 1, record)
+        if log_entry is not None:
+            self.logs[code].append(log_entry)
+        self.touched[code] = time.time()
+        self._publish(code, message)
+        return True
+
+    async def log(self, code: str) -> list[bytes]:
+        return list(self.logs.get(code, []))
+
+    async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
+        counts = self.counts.setdefault(code, {})
+        n = counts.get(key, 0) + delta
+        if n > 0:
+            counts[key] = n
+        else:
+            counts.pop(key, None)
+        self.touched[code] = time.time()
+        snapshot = dict(counts)
+        self._publish(code, pack(presence_message(snapshot)))
+        return snapshot
+
+    def _publish(self, code: str, message: bytes) -> None:
+        for listener in list(self.listeners.get(code, ())):
+            listener(message)
+
+    async def subscribe(self, code: str, listener: Listener) -> None:
+        self.listeners.setdefault(code, []).append(listener)
+
+    async def unsubscribe(self, code: str, listener: Listener) -> None:
+        got = self.listeners.get(code)
+        if got and listener in got:
+            got.remove(listener)
+            if not got:
+                del self.listeners[code]
+
+    async def public_rooms(self) -> list[str]:
+        return sorted(self.public & self.records.keys())

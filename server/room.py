@@ -1,0 +1,350 @@
+"""A room: its settings, seats, host, and game, with every change it allows as a pure method.
+
+No I/O here. A change is made on a copy (`Room.clone`), checked, and only becomes real when a store
+commits its record at the next version; so a refused change leaves nothing behind, and every node
+that loads the record sees the same room.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet, pending
+from rajas.engine.sheet import Sheet
+from rajas.protocol.errors import ProtocolError
+from rajas.protocol.messages import RoomSettings
+
+from . import codes
+from .errors import from_rules, from_sheet
+
+LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the server rolled
+SEEN_KEEP = 64  # accepted decision ids remembered per seat, so a resent message is applied once
+
+Event = dict[str, Any]
+_custom_sheets: dict[str, Sheet] = {}
+
+
+def sheet_for(settings: dict[str, Any]) -> Sheet:
+    """The sheet a room plays on; a host's custom sheet is parsed once per process."""
+    spec = settings["sheet"]
+    try:
+        if isinstance(spec, str):
+            return load_sheet(spec)
+        key = json.dumps(spec, sort_keys=True)
+        if key not in _custom_sheets:
+            _custom_sheets[key] = parse_sheet(spec)
+        return _custom_sheets[key]
+    except SheetError as e:
+        raise from_sheet(e) from None
+
+
+def public_state(state: GameState) -> dict[str, Any]:
+    """The game state as clients see it: everything but the dice generator, which would tell the future."""
+    d = state.to_dict()
+    del d["rng"]
+    return d
+
+
+class Room:
+    __slots__ = (
+        "auto",
+        "clock_key",
+        "code",
+        "created",
+        "deadline",
+        "game",
+        "host",
+        "host_token",
+        "seats",
+        "seen",
+        "settings",
+        "sheet",
+        "state",
+        "status",
+        "updated",
+        "v",
+        "watch",
+    )
+
+    code: str
+    watch: str  # the spectator-only code
+    settings: dict[str, Any]
+    status: str
+    seats: list[dict[str, Any]]  # {"id", "name", "token", "bot"}; during play, index = engine seat
+    host: str | None  # seat id of the host
+    host_token: str
+    game: dict[str, Any] | None  # {"seed", "commitment", "start_player", "players"}
+    state: GameState | None
+    v: int
+    deadline: float | None
+    clock_key: list[int] | None  # [round, turn, seat] the clock runs for
+    auto: list[int] | None  # the clock ran out for this [round, turn, seat]: the bot finishes that turn
+    seen: dict[str, list[str | int]]
+    created: float
+    updated: float
+    sheet: Sheet
+
+    @classmethod
+    def create(cls, settings: RoomSettings, now: float | None = None) -> Room:
+        r = cls()
+        r.code = codes.invite_code()
+        r.watch = codes.invite_code()
+        r.settings = settings.model_dump()
+        r.sheet = sheet_for(r.settings)
+        r.status = LOBBY
+        r.seats = []
+        r.host = None
+        r.host_token = codes.token()
+        r.game = None
+        r.state = None
+        r.v = 1
+        r.deadline = None
+        r.clock_key = None
+        r.auto = None
+        r.seen = {}
+        r.created = r.updated = now if now is not None else time.time()
+        return r
+
+    def clone(self) -> Room:
+        """A copy to change: seats and bookkeeping copied, the (immutable) game state shared."""
+        r = Room()
+        for name in Room.__slots__:
+            setattr(r, name, getattr(self, name))
+        r.seats = [dict(s) for s in self.seats]
+        r.seen = {k: list(v) for k, v in self.seen.items()}
+        return r
+
+    # ---- records --------------------------------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "watch": self.watch,
+            "settings": self.settings,
+            "status": self.status,
+            "seats": self.seats,
+            "host": self.host,
+            "host_token": self.host_token,
+            "game": self.game,
+            "state": self.state.to_dict() if self.state is not None else None,
+            "v": self.v,
+            "deadline": self.deadline,
+            "clock_key": self.clock_key,
+            "auto": self.auto,
+            "seen": self.seen,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> Room:
+        r = cls()
+        r.code = d["code"]
+        r.watch = d["watch"]
+        r.settings = d["settings"]
+        r.sheet = sheet_for(r.settings)
+        r.status = d["status"]
+        r.seats = d["seats"]
+        r.host = d["host"]
+        r.host_token = d["host_token"]
+        r.game = d["game"]
+        r.state = GameState.from_dict(d["state"], r.sheet) if d["state"] is not None else None
+        r.v = d["v"]
+        r.deadline = d["deadline"]
+        r.clock_key = d["clock_key"]
+        r.auto = d["auto"]
+        r.seen = d["seen"]
+        r.created = d["created"]
+        r.updated = d["updated"]
+        return r
+
+    # ---- views ------------------------------------------------------------------------------------------
+
+    def view(self, connected: set[str] | None = None, spectators: int = 0) -> dict[str, Any]:
+        settings = dict(self.settings)
+        if isinstance(settings["sheet"], dict):
+            settings["sheet"] = {"custom": self.sheet.name}
+        over = self.status == OVER
+        return {
+            "code": self.code,
+            "status": self.status,
+            "settings": settings,
+            "seats": [
+                {"id": s["id"], "name": s["name"], "connected": s["id"] in (connected or ()), "bot": s["bot"]}
+                for s in self.seats
+            ],
+            "host": self.host,
+            "spectators": spectators,
+            "commitment": self.game["commitment"] if self.game else None,
+            "seed": self.game["seed"] if self.game and over else None,
+            "deadline": self.deadline,
+            "auto": self.auto,
+        }
+
+    def game_view(self) -> dict[str, Any] | None:
+        if self.state is None:
+            return None
+        return {"state": public_state(self.state), "pending": pending(self.state)}
+
+    # ---- lookups ----------------------------------------------------------------------------------------
+
+    def seat_of(self, token: str | None) -> int | None:
+        if token is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s["token"] == token:
+                return i
+        return None
+
+    def seat_index(self, seat_id: str | None) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s["id"] == seat_id:
+                return i
+        return None
+
+    def is_host(self, host_token: str | None, seat_token: str | None) -> bool:
+        if host_token is not None and host_token == self.host_token:
+            return True
+        seat = self.seat_of(seat_token)
+        return seat is not None and self.host is not None and self.seats[seat]["id"] == self.host
+
+    def _require_lobby(self) -> None:
+        if self.status != LOBBY:
+            raise ProtocolError("wrong_phase", "only in the lobby, before the game starts")
+
+    # ---- changes (call on a clone) ---------------------------------------------------------------------
+
+    def take_seat(self, name: str, host_token: str | None) -> tuple[dict[str, Any], list[Event]]:
+        self._require_lobby()
+        if len(self.seats) >= self.settings["seats"]:
+            raise ProtocolError("room_full", f"all {self.settings['seats']} seats are taken")
+        seat = {"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False}
+        self.seats.append(seat)
+        events: list[Event] = [{"type": "seat_taken", "seat": len(self.seats) - 1, "id": seat["id"], "name": name}]
+        if host_token is not None and host_token == self.host_token and self.host is None:
+            self.host = seat["id"]
+            events.append({"type": "host_changed", "host": seat["id"]})
+        return seat, events
+
+    def leave(self, seat: int) -> list[Event]:
+        self._require_lobby()
+        gone = self.seats.pop(seat)
+        events: list[Event] = [{"type": "seat_left", "id": gone["id"], "name": gone["name"]}]
+        if self.host == gone["id"]:
+            self.host = None  # the host token still works; a seated player can be made host with it
+            events.append({"type": "host_changed", "host": None})
+        return events
+
+    def kick(self, seat: int) -> list[Event]:
+        self._require_lobby()
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError("wrong_phase", f"no player in seat {seat}")
+        gone = self.seats.pop(seat)
+        events: list[Event] = [{"type": "kicked", "id": gone["id"], "name": gone["name"]}]
+        if self.host == gone["id"]:
+            self.host = None
+            events.append({"type": "host_changed", "host": None})
+        return events
+
+    def hand_over(self, seat: int) -> list[Event]:
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError("wrong_phase", f"no player in seat {seat}")
+        self.host = self.seats[seat]["id"]
+        self.host_token = codes.token()  # the old host token stops working: hosting moved
+        return [{"type": "host_changed", "host": self.host}]
+
+    def start(self, now: float) -> list[Event]:
+        self._require_lobby()
+        if len(self.seats) < 2:
+            raise ProtocolError("wrong_phase", "at least 2 seated players are needed to start")
+        seed = codes.new_seed()
+        state, events = new_game(len(self.seats), seed, self.sheet)
+        self.status = PLAYING
+        self.game = {
+            "seed": seed,
+            "commitment": codes.commitment(seed),
+            "start_player": state.start_player,
+            "players": len(self.seats),
+            "rolls": [e for e in events if e["type"] in ROLL_EVENTS],  # the first round's dice
+        }
+        self.state = state
+        head: Event = {"type": "game_starting", "commitment": self.game["commitment"], "players": len(self.seats)}
+        return [head, *events, *self._after_game_change(now)]
+
+    def decide(self, seat: int, wire: Any, by: str, now: float) -> tuple[list[Event], list[Any]]:
+        """Applies a decision for `seat`. Returns the events and the game log entry."""
+        if self.status == LOBBY:
+            raise ProtocolError("wrong_phase", "the game has not started")
+        assert self.state is not None
+        try:
+            decision = Decision.from_wire(wire)
+            state, events = apply(self.state, decision, player=seat)
+        except RulesError as e:
+            raise from_rules(e) from None
+        self.state = state
+        rolls = [e for e in events if e["type"] in ROLL_EVENTS]
+        entry = [seat, decision.to_wire(), by, rolls]
+        head: Event = {"type": "decided", "player": seat, "decision": decision.to_wire(), "by": by}
+        return [head, *events, *self._after_game_change(now)], entry
+
+    def remember(self, seat_id: str, msg_id: str | int) -> None:
+        ids = self.seen.setdefault(seat_id, [])
+        ids.append(msg_id)
+        del ids[:-SEEN_KEEP]
+
+    def set_bot(self, seat: int, on: bool) -> list[Event]:
+        self.seats[seat]["bot"] = on
+        kind = "bot_took_over" if on else "bot_released"
+        return [{"type": kind, "player": seat, "id": self.seats[seat]["id"]}]
+
+    def clock_expired(self) -> list[Event]:
+        self.auto = self.clock_key
+        assert self.auto is not None
+        return [{"type": "clock_expired", "player": self.auto[2], "round": self.auto[0], "turn": self.auto[1]}]
+
+    def _after_game_change(self, now: float) -> list[Event]:
+        """Game over: reveal the seed. Otherwise restart the turn clock when a new turn begins."""
+        assert self.state is not None and self.game is not None
+        self.updated = now
+        if self.state.is_over:
+            self.status = OVER
+            self.deadline = self.clock_key = self.auto = None
+            return [{"type": "seed_revealed", "seed": self.game["seed"], "commitment": self.game["commitment"]}]
+        key = [self.state.round, self.state.turn, self.state.current]
+        if key != self.clock_key:
+            self.clock_key = key
+            self.auto = None
+            clock = self.settings["turn_clock"]
+            self.deadline = now + clock if clock else None
+        return []
+
+    def bot_to_move(self) -> int | None:
+        """The seat the server must play for now: a bot-held seat, or one whose turn clock ran out."""
+        if self.status != PLAYING or self.state is None:
+            return None
+        seat = self.state.current
+        if self.seats[seat]["bot"] or (self.auto is not None and self.auto == self.clock_key):
+            return seat
+        return None
+
+    def log(self, decisions: list[Any]) -> dict[str, Any]:
+        """The finished game's full log: enough to replay it and check every roll (`rajas verify`)."""
+        assert self.game is not None
+        spec = self.settings["sheet"]
+        return {
+            "format": "rajas-game-log/1",
+            "code": self.code,
+            "players": [s["name"] for s in self.seats],
+            "sheet": spec,
+            "sheet_digest": self.sheet.digest,
+            "commitment": self.game["commitment"],
+            "seed": self.game["seed"] if self.status == OVER else None,
+            "start_player": self.game["start_player"],
+            "start_rolls": self.game["rolls"],
+            "decisions": decisions,
+            "result": self.state.result if self.state is not None else None,
+            "final_state": public_state(self.state) if self.state is not None else None,
+        }

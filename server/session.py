@@ -1,0 +1,227 @@
+"""What the server does with each frame a client sends: decode, check, act, and reply to exactly that message.
+
+Every refusal is a ProtocolError turned into a `reply` with ok=false; nothing is changed by a refused
+message and the connection stays open unless refusals keep coming (then it is closed, code 1008).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
+from rajas.protocol.codec import raw_id
+from rajas.protocol.messages import (
+    CreateRoom,
+    Decide,
+    GetSnapshot,
+    HandOver,
+    Hello,
+    Join,
+    Kick,
+    Leave,
+    Ping,
+    Start,
+)
+
+from .connection import Conn
+from .hub import Hub, Skip
+from .room import LOBBY, PLAYING, Event, Room
+
+log = logging.getLogger("rajas.server")
+
+
+class Session:
+    def __init__(self, hub: Hub, conn: Conn, base_url: str) -> None:
+        self.hub = hub
+        self.conn = conn
+        self.base_url = base_url.rstrip("/")
+
+    def reply(self, mid: str | int | None, data: dict[str, Any] | None = None) -> None:
+        frame = self.conn.send({"type": "reply", "id": mid, "ok": True, "data": data})
+        if mid is not None:
+            self._remember(mid, frame)
+
+    def refuse(self, mid: str | int | None, err: ProtocolError) -> None:
+        frame = self.conn.send({"type": "reply", "id": mid, "ok": False, "code": err.code, "message": err.message})
+        if mid is not None:
+            self._remember(mid, frame)
+        if self.conn.strike():
+            self.conn.drop(1008, "too many refused messages")
+
+    def _remember(self, mid: str | int, frame: Any) -> None:
+        replies = self.conn.replies
+        replies[mid] = frame
+        while len(replies) > self.conn.limits.dedupe:
+            replies.popitem(last=False)
+
+    async def handle(self, frame: bytes | str) -> None:
+        conn = self.conn
+        if not conn.greeted:
+            conn.binary = isinstance(frame, bytes)  # the hello's frame type is the format from then on
+        mid: str | int | None = None
+        try:
+            obj = decode_obj(frame)
+            mid = raw_id(obj)
+            if not conn.allow():
+                raise ProtocolError("rate_limited", "too many messages; slow down")
+            if mid is not None and mid in conn.replies:
+                conn.push(conn.replies[mid])  # a resent message: same answer, applied once
+                return
+            msg = parse_message(obj)
+            data = await self.dispatch(msg)
+        except ProtocolError as e:
+            self.refuse(mid, e)
+            return
+        except Exception:
+            log.exception("internal error handling a message")
+            self.refuse(mid, ProtocolError("internal", "the server failed on this message"))
+            return
+        self.reply(mid, data)
+
+    async def dispatch(self, msg: Any) -> dict[str, Any] | None:
+        if isinstance(msg, Hello):
+            if msg.protocol != PROTOCOL_VERSION:
+                raise ProtocolError("protocol_version", f"this server speaks protocol {PROTOCOL_VERSION}")
+            self.conn.greeted = True
+            return {"protocol": PROTOCOL_VERSION, "server": "rajas"}
+        if not self.conn.greeted:
+            raise ProtocolError("protocol_version", f"say hello first (protocol {PROTOCOL_VERSION})")
+        if isinstance(msg, Ping):
+            return {"time": time.time()}
+        if isinstance(msg, CreateRoom):
+            room = await self.hub.create_room(msg.settings)
+            return self.created(room)
+        if isinstance(msg, Join):
+            return await self.join(msg)
+        if isinstance(msg, GetSnapshot):
+            code = self._room_code()
+            lr = await self.hub.local(code)
+            room = await self.hub.load(code, fresh=True)
+            self.conn.send(self.hub.snapshot(lr, room))
+            return {"v": room.v}
+        if isinstance(msg, Decide):
+            return await self.decide(msg)
+        if isinstance(msg, Leave):
+            return await self.leave()
+        if isinstance(msg, Kick | Start | HandOver):
+            return await self.host_action(msg)
+        raise ProtocolError("malformed_frame", "unknown message")
+
+    def created(self, room: Room) -> dict[str, Any]:
+        return {
+            "code": room.code,
+            "watch": room.watch,
+            "host_token": room.host_token,
+            "link": f"{self.base_url}/?room={room.code}",
+            "watch_link": f"{self.base_url}/?watch={room.watch}",
+        }
+
+    def _room_code(self) -> str:
+        if self.conn.code is None:
+            raise ProtocolError("not_joined", "join a room first")
+        return self.conn.code
+
+    async def join(self, msg: Join) -> dict[str, Any]:
+        code, via_watch = await self.hub.resolve(msg.room)
+        room = await self.hub.load(code, fresh=True)
+        role = "spectator" if via_watch else msg.role
+        host_token = msg.host_token
+        if host_token is not None and host_token != room.host_token:
+            raise ProtocolError("bad_token", "this host token does not belong to this room")
+        if msg.token is not None and not via_watch:
+            seat = room.seat_of(msg.token)
+            if seat is None:
+                raise ProtocolError("bad_token", "this seat token does not belong to this room")
+            seat_id = room.seats[seat]["id"]
+            token: str | None = msg.token
+            role = "player"
+        elif role == "player":
+            if msg.name is None:
+                raise ProtocolError("malformed_frame", "name: a player joins with a display name")
+            if room.status != LOBBY:
+                raise ProtocolError("wrong_phase", "the game has started: join as a spectator")
+            name = msg.name
+
+            def take(r: Room) -> tuple[list[Event], None, dict[str, Any]]:
+                seat, events = r.take_seat(name, host_token)
+                return events, None, seat
+
+            got = await self.hub.change(code, take)
+            seat_id, token = got["id"], got["token"]
+        else:
+            if not room.settings["spectators"]:
+                raise ProtocolError("spectators_not_allowed", "this room does not allow spectators")
+            seat_id = token = None
+        self.conn.host_token = host_token
+        room = await self.hub.attach(self.conn, code, role, token, seat_id)
+        if role == "player" and seat_id is not None:
+            seat = room.seat_index(seat_id)
+            if seat is not None and room.seats[seat]["bot"]:
+                await self.hub.release_bot(code, seat_id)
+        return {"room": code, "role": role, "seat_id": seat_id, "token": token, "v": room.v}
+
+    def _seat(self, room: Room) -> int:
+        if self.conn.role != "player":
+            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+        seat = room.seat_of(self.conn.token)
+        if seat is None:
+            raise ProtocolError("bad_token", "your seat is no longer in this room")
+        return seat
+
+    async def decide(self, msg: Decide) -> dict[str, Any]:
+        code = self._room_code()
+        if self.conn.role != "player":
+            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+        mid, wire, at = msg.id, msg.decision, msg.v
+
+        def play(r: Room) -> tuple[list[Event], list[Any], dict[str, Any]]:
+            seat = self._seat(r)
+            seat_id = r.seats[seat]["id"]
+            if mid in r.seen.get(seat_id, ()):
+                raise Skip({"duplicate": True, "v": r.v})  # sent again (after a reconnect): applied once
+            if at is not None and at != r.v:
+                raise ProtocolError("stale_version", f"the room is at version {r.v}, not {at}")
+            # The owner acting on a bot-held seat takes it back.
+            back = r.set_bot(seat, False) if r.status == PLAYING and r.seats[seat]["bot"] else []
+            events, entry = r.decide(seat, wire, "player", time.time())
+            r.remember(seat_id, mid)
+            return back + events, entry, {"v": r.v + 1}
+
+        result: dict[str, Any] = await self.hub.change(code, play)
+        return result
+
+    async def leave(self) -> dict[str, Any] | None:
+        code = self._room_code()
+        seat_id = self.conn.seat_id if self.conn.role == "player" else None
+        await self.hub.detach(self.conn)
+        if seat_id is not None:
+
+            def leave(r: Room) -> tuple[list[Event], None, None]:
+                seat = r.seat_index(seat_id)
+                if seat is None or r.status != LOBBY:
+                    raise Skip()  # during play the seat stays; the bot takes it after the grace period
+                return r.leave(seat), None, None
+
+            await self.hub.change(code, leave)
+        return None
+
+    async def host_action(self, msg: Kick | Start | HandOver) -> dict[str, Any] | None:
+        code = self._room_code()
+        host_token, seat_token = self.conn.host_token, self.conn.token
+
+        def act(r: Room) -> tuple[list[Event], None, dict[str, Any] | None]:
+            if not r.is_host(host_token, seat_token):
+                raise ProtocolError("not_host", "only the host may do this")
+            if isinstance(msg, Kick):
+                return r.kick(msg.seat), None, None
+            if isinstance(msg, Start):
+                events = r.start(time.time())
+                return events, None, {"commitment": r.game["commitment"] if r.game else None}
+            return r.hand_over(msg.seat), None, None
+
+        result: dict[str, Any] | None = await self.hub.change(code, act)
+        if isinstance(msg, HandOver):
+            self.conn.host_token = None  # the old host token stopped working
+        return result

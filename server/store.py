@@ -1,0 +1,60 @@
+"""The RoomStore interface: where rooms live and how their changes reach every node.
+
+A store keeps each room's record (msgpack bytes) at a version, the game's decision log, a presence
+count per seat, and a channel per room. `commit` is the one way to change a room: it checks the
+version, writes the record, appends to the log, and only then publishes the update, all at once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+Listener = Callable[[bytes], None]
+SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
+
+
+class RoomStore(ABC):
+    @abstractmethod
+    async def start(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create(self, code: str, watch: str, record: bytes, public: bool) -> bool:
+        """Stores a new room at version 1; False if the code is taken."""
+
+    @abstractmethod
+    async def load(self, code: str) -> bytes | None: ...
+
+    @abstractmethod
+    async def resolve(self, code: str) -> tuple[str, bool] | None:
+        """An invite code or spectator code -> (room code, came through the spectator code)."""
+
+    @abstractmethod
+    async def commit(self, code: str, expected: int, record: bytes, log_entry: bytes | None, message: bytes) -> bool:
+        """Writes version expected+1 if the room is still at `expected`, then publishes `message`.
+        False (and nothing written or published) if another writer got there first."""
+
+    @abstractmethod
+    async def log(self, code: str) -> list[bytes]: ...
+
+    @abstractmethod
+    async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
+        """Adds delta to the open connections of a seat (or SPECTATORS), publishes and returns all counts."""
+
+    @abstractmethod
+    async def subscribe(self, code: str, listener: Listener) -> None: ...
+
+    @abstractmethod
+    async def unsubscribe(self, code: str, listener: Listener) -> None: ...
+
+    @abstractmethod
+    async def public_rooms(self) -> list[str]: ...
+
+
+def presence_message(counts: dict[str, int]) -> dict[str, Any]:
+    """What a store publishes when presence changes; the hub turns it into the wire `presence`."""
+    return {"type": "_presence", "counts": counts}
