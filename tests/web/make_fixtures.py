@@ -1,0 +1,87 @@
+"""Writes the browser client's demo fixtures (client_web/fixtures/*.json) from real games of the engine.
+
+Each fixture is `{"sheet": sheet.to_json(), "state": state.to_dict(), "pending": pending(state)}` at one
+moment of a game played with random legal decisions. Run: `python3 tests/web/make_fixtures.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rajas.engine import apply, legal_decisions, load_sheet, new_game, pending
+
+OUT = Path(__file__).resolve().parents[2] / "client_web" / "fixtures"
+
+Moment = Callable[[Any, dict[str, Any]], bool]
+
+
+def _kinds(p: dict[str, Any]) -> set[str]:
+    return {o[0] for o in p["options"]}
+
+
+def _drawn(state: Any) -> int:
+    return max(sum(1 for r in pl.roads if r) for pl in state.players)
+
+
+MOMENTS: dict[str, tuple[int, Moment]] = {
+    # name: (players, predicate on (state, pending))
+    "start": (4, lambda s, p: True),
+    "midgame": (4, lambda s, p: s.round >= 8 and _drawn(s) >= 8 and p["phase"] == "pick"),
+    "road": (3, lambda s, p: s.round >= 3 and p["effect"] is not None and p["effect"][0] == "road" and len(p["options"]) >= 5),
+    "karma": (4, lambda s, p: p["phase"] == "pick" and "karma" in _kinds(p) and "die" in _kinds(p)),
+    "reroll": (2, lambda s, p: p["phase"] == "reroll"),
+    "choice": (5, lambda s, p: s.round >= 3 and bool(_kinds(p) & {"sell", "goods", "goods_die"})),
+    "bonuses": (3, lambda s, p: "use" in _kinds(p) and len(p["pool"]) >= 2),
+    "half_road": (4, lambda s, p: "half_road" in _kinds(p) and "road" in _kinds(p) and s.round >= 5),
+    "palace": (3, lambda s, p: "palace" in _kinds(p) and s.round >= 3),
+    "over": (2, lambda s, p: s.is_over),
+}
+
+
+def choose(rnd: random.Random, state: Any, options: list[Any]) -> Any:
+    """A random legal decision, leaning towards roads so the province fills up like in a real game."""
+    roads = [d for d in options if d.kind in ("road", "half_road")]
+    if roads and rnd.random() < 0.8:
+        return rnd.choice(roads)
+    green = [d for d in options if d.kind == "die" and state.sheet.die_colour[d.args[0]] == "green"]
+    if green and rnd.random() < 0.4:
+        return rnd.choice(green)
+    return rnd.choice(options)
+
+
+def find(players: int, predicate: Moment, seed: int, max_steps: int = 2000) -> dict[str, Any] | None:
+    rnd = random.Random(seed)
+    state, _ = new_game(players, seed=seed)
+    for _ in range(max_steps):
+        p = pending(state)
+        if predicate(state, p):
+            return {"sheet": state.sheet.to_json(), "state": state.to_dict(), "pending": p}
+        if state.is_over:
+            return None
+        state, _ = apply(state, choose(rnd, state, legal_decisions(state)))
+    return None
+
+
+def main() -> None:
+    load_sheet("sun")
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, (players, predicate) in MOMENTS.items():
+        for seed in range(1, 200):
+            found = find(players, predicate, seed)
+            if found is not None:
+                found["name"] = name
+                found["seed"] = seed
+                path = OUT / f"{name}.json"
+                path.write_text(json.dumps(found, separators=(",", ":")) + "\n")
+                print(f"{path.name}: seed {seed}, round {found['state']['round']}, {path.stat().st_size} bytes")
+                break
+        else:
+            raise SystemExit(f"no game reached the moment {name!r}")
+
+
+if __name__ == "__main__":
+    main()
