@@ -30,7 +30,11 @@ def gain_goods(g: GameState, counts: Counts, events: list[Event]) -> Counts:
 
 
 def can_gain_any(g: GameState, counts: Counts) -> bool:
-    return any(n and room(g, good) for good, n in enumerate(counts))
+    cap = len(g.sheet.prices)
+    circled = g.players[g.current].circled
+    return (counts[0] > 0 and circled[0] < cap) or (counts[1] > 0 and circled[1] < cap) or (
+        counts[2] > 0 and circled[2] < cap
+    )
 
 
 def choice_options(g: GameState, count: int) -> list[Counts]:

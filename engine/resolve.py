@@ -49,20 +49,20 @@ def character_usable(g: GameState, character: int) -> bool:
 def usable(g: GameState, eff: Effect) -> bool:
     """Whether carrying out the effect would do anything; an unusable bonus goes to waste."""
     kind = eff[0]
-    if kind in ("fame", "money", "karma"):
-        return True
     if kind == "goods":
         return can_gain_any(g, eff[1])
+    if kind == "road":
+        return any_road(g, eff[1])
     if kind == "river_symbol":
         return symbol_target(g, eff[1]) >= 0
+    if kind in ("fame", "money", "karma"):
+        return True
     if kind == "river_forward":
         return bool(ahead(g, 1))
     if kind == "river_back":
         return bool(behind_unmarked(g))
     if kind == "palace":
         return has_space(g, eff[1]) and character_usable(g, eff[1])
-    if kind == "road":
-        return any_road(g, eff[1])
     if kind in ("half_roads", "half_road"):
         return any_half_road(g) or (kind == "half_roads" and eff[1] >= 2 and any_road(g, SHAPES_HALF_ROADS))
     return next(iter_options(g, eff), None) is not None

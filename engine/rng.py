@@ -37,3 +37,18 @@ def roll(state: int, sides: int) -> tuple[int, int]:
         state, value = next_u64(state)
         if value <= limit:
             return state, value % sides
+
+
+def roll_many(state: int, sides: int, count: int) -> tuple[int, list[int]]:
+    """`count` rolls in a row; the same values as calling `roll` `count` times."""
+    limit = MASK64 - (MASK64 + 1) % sides
+    out: list[int] = []
+    while len(out) < count:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
+        if z <= limit:
+            out.append(z % sides)
+    return state, out

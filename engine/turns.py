@@ -8,7 +8,7 @@ from itertools import islice
 from .decisions import Decision
 from .effects import ORDER_FREE
 from .resolve import AUTOMATIC, apply_choice, iter_options, options, run_automatic, usable
-from .rng import roll
+from .rng import roll, roll_many
 from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE, GameState
 from .tracks import Event, has_crossed, standings
 
@@ -28,12 +28,7 @@ def start_round(g: GameState, start: int, events: list[Event]) -> None:
     g.order = turn_order(g.n, start)
     g.turn = 0
     g.current = g.order[0]
-    faces = []
-    rng = g.rng
-    for _ in range(8):
-        rng, f = roll(rng, FACES)
-        faces.append(f)
-    g.rng = rng
+    g.rng, faces = roll_many(g.rng, FACES, 8)
     g.faces = faces
     g.where = [MIDDLE] * 8
     events.append({"type": "round_started", "round": g.round, "start_player": start})
