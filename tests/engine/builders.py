@@ -121,3 +121,14 @@ def bonus_index(g: GameState, effect: tuple[Any, ...]) -> int:
 
 
 __all__ = ["ELEPHANT", "MIDDLE"]
+
+
+def carry_out(
+    g: GameState, seat: int, *effects: tuple[Any, ...], pool: list[tuple[Any, ...]] | None = None
+) -> list[dict[str, Any]]:
+    """Like `resolving`, but returns the events of what was carried out without a decision."""
+    turn_of(g, seat)
+    g.phase = PHASE_RESOLVE
+    g.stack = list(reversed(effects))
+    g.pool = list(pool or [])
+    return settle(g)
