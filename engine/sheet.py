@@ -580,8 +580,10 @@ def parse_sheet(data: dict[str, Any] | str | bytes) -> Sheet:
         spec = SheetSpec.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "sheet"
-        raise SheetError(f"{where}: {first['msg']}") from None
+        where = ".".join(str(x) for x in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        # Checks across fields already start with the field they name.
+        raise SheetError(f"{where}: {message}" if where else message) from None
     except json.JSONDecodeError as e:
         raise SheetError(f"sheet: not JSON ({e.msg} at line {e.lineno})") from None
     return compile_sheet(spec)

@@ -181,3 +181,26 @@ def test_tie_on_everything_shares_the_victory():
     result = standings(g)
     assert [r["winner"] for r in result] == [True, True, False]
     assert result[0]["rank"] == result[1]["rank"] == 1
+
+
+def test_every_bonus_kind_of_the_rulebook_is_on_both_sheets():
+    """Nothing on the sheet is filler, and every bonus the rulebook explains appears somewhere."""
+    from rajas.engine import load_sheet
+
+    rulebook = {
+        "fame", "money", "karma", "palace", "palace_any", "upgrade", "goods_die", "goods_choice",
+        "sell:any", "sell:same_or_different", "sell:different", "half_road", "road",
+        "river_forward", "river_back", "river_back_choice",
+    }  # fmt: skip
+    for name in ("sun", "moon"):
+        s = load_sheet(name)
+        effects = (
+            [b for b in s.edge_bonus if b]
+            + [e for _, e in s.fame_bonuses + s.money_bonuses + s.karma_bonuses]
+            + [e for reward in s.river_reward for e in reward]
+            + [e for tents in s.tents for _, e in tents]
+            + [e for _, column in s.areas for e in column]
+            + list(s.upgrade_bonuses)
+        )
+        kinds = {f"sell:{e[1]}" if e[0] == "sell" else e[0] for e in effects}
+        assert rulebook <= kinds, f"{name} lacks {rulebook - kinds}"
