@@ -88,10 +88,11 @@ export function renderDice(container, sheet, state, opts = {}) {
     root.replaceChildren();
     const middle = html("div", { class: "tray-middle" }, html("div", { class: "tray-label" }, t("middle", lang)));
     const row = html("div", { class: "tray-dice" });
-    state.where.forEach((w, d) => { if (w === MIDDLE) row.append(dieButton(d, "middle")); });
+    // while rerolling with karma, the two rolled dice are shown in their own box only
+    state.where.forEach((w, d) => { if (w === MIDDLE && !rerolled.has(d)) row.append(dieButton(d, "middle")); });
     middle.append(row);
 
-    const eleDie = state.where.indexOf(ELEPHANT);
+    const eleDie = state.where.findIndex((w, d) => w === ELEPHANT && !rerolled.has(d));
     const holder = names[state.start_player] ?? "";
     const elephant = html("div", { class: "tray-elephant" },
       html("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),

@@ -155,6 +155,15 @@ export function roadArms(arms, x, y, h, opts = {}) {
   return g;
 }
 
+// One half-road: a peg from a round end at (x, y) running `len` to the right.
+export function halfPeg(x, y, len, w, colour = COLOURS.road, inner = null) {
+  const g = el("g", { class: "half-peg" });
+  g.append(el("line", { x1: x, y1: y, x2: x + len, y2: y, stroke: colour, "stroke-width": w }));
+  g.append(el("circle", { cx: x, cy: y, r: w * 0.85, fill: colour }));
+  if (inner) g.append(el("line", { x1: x, y1: y, x2: x + len, y2: y, stroke: inner, "stroke-width": w * 0.45 }));
+  return g;
+}
+
 // ---- bonuses ------------------------------------------------------------------------------------------
 
 // Engine effect tuple (pending.effect / pending.pool) -> a bonus-like object the icons understand.
@@ -294,18 +303,18 @@ export function bonusIcon(b, x, y, r, lang, extra = {}) {
       break;
     }
     case "half_road":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(2, x - r * 0.15, y, r * 0.72, { width: r * 0.42, outer: "#fff", inner: COLOURS.province }));
+      g.append(badge(x, y, r, COLOURS.province, "#24470f"),
+        el("line", { x1: x - r * 0.8, y1: y, x2: x - r * 0.1, y2: y, stroke: "#fff", "stroke-width": r * 0.12, "stroke-dasharray": `${r * 0.18} ${r * 0.14}`, opacity: 0.8 }),
+        halfPeg(x - r * 0.05, y, r * 0.95, r * 0.32, "#fff"));
       break;
     case "half_roads":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"),
-        roadArms(2, x - r * 0.45, y - r * 0.3, r * 0.6, { width: r * 0.3, outer: "#fff", inner: COLOURS.province }),
-        roadArms(2, x - r * 0.15, y + r * 0.3, r * 0.6, { width: r * 0.3, outer: "#fff", inner: COLOURS.province }));
+      g.append(badge(x, y, r, COLOURS.province, "#24470f"), halfPeg(x - r * 0.45, y - r * 0.32, r * 0.95, r * 0.24, "#fff"), halfPeg(x - r * 0.45, y + r * 0.32, r * 0.95, r * 0.24, "#fff"));
       break;
     case "road":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(15, x, y, r * 0.72, { width: r * 0.32, outer: "#fff", inner: COLOURS.province }));
+      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(14, x, y + r * 0.1, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }), roadArms(1, x, y + r * 0.1, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff", dash: null }));
       break;
     case "road_shapes":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(b.shapes & 2 ? 3 : 5, x - (b.shapes & 2 ? r * 0.1 : 0), y + (b.shapes & 2 ? r * 0.1 : 0), r * 0.72, { width: r * 0.32, outer: "#fff", inner: COLOURS.province }));
+      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(b.shapes & 2 ? 6 : 5, x - (b.shapes & 2 ? r * 0.1 : 0), y - (b.shapes & 2 ? r * 0.1 : 0), r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
       break;
     case "river_forward":
       g.append(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.45, r), ARROW(x, y - r * 0.1, r, 1));
@@ -436,7 +445,7 @@ export function dieFace(colour, face, x, y, s, lang) {
     if (face === "bend") g.append(roadArms(6, x - s * 0.1, y - s * 0.1, s * 0.8, { width: s * 0.36 }));
     else if (face === "straight") g.append(roadArms(5, x, y, s * 0.8, { width: s * 0.36 }));
     else {
-      g.append(roadArms(2, x - s * 0.55, y - s * 0.32, s * 0.95, { width: s * 0.3 }), roadArms(2, x - s * 0.55, y + s * 0.32, s * 0.95, { width: s * 0.3 }));
+      g.append(halfPeg(x - s * 0.5, y - s * 0.34, s * 1.15, s * 0.3, COLOURS.road, COLOURS.roadFill), halfPeg(x - s * 0.5, y + s * 0.34, s * 1.15, s * 0.3, COLOURS.road, COLOURS.roadFill));
     }
     label = t(face, lang);
   } else if (colour === "blue") {

@@ -186,6 +186,13 @@ function drawHeader(sheet, player, geom, opts) {
   g.append(text(x0, 46, name, { "font-size": geom.compact ? 44 : 30, "font-weight": 800, fill: opts.colour || COLOURS.ink, class: "player-name" }));
   const ov = overlap(sheet, player);
   const y = 84;
+  if (geom.compact) {
+    g.append(
+      bonusIcon({ kind: "fame", amount: player.fame }, x0 + 26, y + 8, 24, lang),
+      bonusIcon({ kind: "money", amount: player.money }, x0 + 100, y + 8, 24, lang),
+    );
+    return g;
+  }
   g.append(
     bonusIcon({ kind: "fame", amount: player.fame }, x0 + 14, y, 14, lang),
     text(x0 + 34, y + 7, t("fame", lang), { "font-size": 19, fill: COLOURS.fame, "font-weight": 700, class: "label-fame" }),
@@ -351,7 +358,8 @@ function drawRiver(sheet, player, geom, opts) {
   const h = 104;
   geom.river = { x0, top, step, h };
   g.append(el("rect", { x: x0, y: top + 30, width, height: 44, rx: 22, fill: COLOURS.riverLight }));
-  g.append(el("path", { d: `M${x0 + 10},${top + 52} ${Array.from({ length: n * 2 }, (_, i) => `q${step / 4},${i % 2 ? 8 : -8} ${step / 2},0`).join(" ")}`, fill: "none", stroke: "#9cc8ea", "stroke-width": 3 }));
+  const wl = (width - 24) / (n * 2);
+  g.append(el("path", { d: `M${x0 + 12},${top + 52} ${Array.from({ length: n * 2 }, (_, i) => `q${wl / 2},${i % 2 ? 8 : -8} ${wl},0`).join(" ")}`, fill: "none", stroke: "#9cc8ea", "stroke-width": 3 }));
   const marked = new Set(player.river);
   const pos = player.river.length ? Math.max(...player.river) : -1;
   spaces.forEach((sp, i) => {

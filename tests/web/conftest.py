@@ -10,31 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-CLIENT = ROOT / "client_web"
-ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, CLIENT, QuietHandler
 
 
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(CLIENT))
+    handler = functools.partial(QuietHandler, directory=str(CLIENT))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -71,8 +52,3 @@ def page(browser: Any) -> Iterator[Any]:
         yield p
     finally:
         context.close()
-
-
-def open_demo(page: Any, base_url: str, fixture: str, lang: str = "en") -> None:
-    page.goto(f"{base_url}/demo.html?fixture={fixture}&lang={lang}")
-    page.wait_for_function("window.__ready === true", timeout=10_000)

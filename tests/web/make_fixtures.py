@@ -24,14 +24,15 @@ def _kinds(p: dict[str, Any]) -> set[str]:
 
 
 def _drawn(state: Any) -> int:
-    return max(sum(1 for r in pl.roads if r) for pl in state.players)
+    """Province spaces with a road on the sheet of the player to move."""
+    return sum(1 for r in state.players[state.current].roads if r)
 
 
 MOMENTS: dict[str, tuple[int, Moment]] = {
     # name: (players, predicate on (state, pending))
     "start": (4, lambda s, p: True),
-    "midgame": (4, lambda s, p: s.round >= 8 and _drawn(s) >= 8 and p["phase"] == "pick"),
-    "road": (3, lambda s, p: s.round >= 3 and p["effect"] is not None and p["effect"][0] == "road" and len(p["options"]) >= 5),
+    "midgame": (4, lambda s, p: s.round >= 8 and _drawn(s) >= 8 and p["phase"] == "pick" and len(p["options"]) >= 4),
+    "road": (3, lambda s, p: s.round >= 3 and (p["effect"] or [""])[0] == "road" and len(p["options"]) >= 5),
     "karma": (4, lambda s, p: p["phase"] == "pick" and "karma" in _kinds(p) and "die" in _kinds(p)),
     "reroll": (2, lambda s, p: p["phase"] == "reroll"),
     "choice": (5, lambda s, p: s.round >= 3 and bool(_kinds(p) & {"sell", "goods", "goods_die"})),
@@ -39,7 +40,9 @@ MOMENTS: dict[str, tuple[int, Moment]] = {
     "half_road": (4, lambda s, p: "half_road" in _kinds(p) and "road" in _kinds(p) and s.round >= 5),
     "palace": (3, lambda s, p: "palace" in _kinds(p) and s.round >= 3),
     "over": (2, lambda s, p: s.is_over),
+    "moon": (5, lambda s, p: s.round >= 6 and _drawn(s) >= 5 and p["phase"] == "pick"),
 }
+SHEETS = {"moon": "moon"}  # moments played on another sheet than the Sun
 
 
 def choose(rnd: random.Random, state: Any, options: list[Any]) -> Any:
@@ -53,9 +56,9 @@ def choose(rnd: random.Random, state: Any, options: list[Any]) -> Any:
     return rnd.choice(options)
 
 
-def find(players: int, predicate: Moment, seed: int, max_steps: int = 2000) -> dict[str, Any] | None:
+def find(players: int, predicate: Moment, seed: int, sheet: str = "sun", max_steps: int = 2000) -> Any:
     rnd = random.Random(seed)
-    state, _ = new_game(players, seed=seed)
+    state, _ = new_game(players, seed=seed, sheet=sheet)
     for _ in range(max_steps):
         p = pending(state)
         if predicate(state, p):
@@ -68,10 +71,11 @@ def find(players: int, predicate: Moment, seed: int, max_steps: int = 2000) -> d
 
 def main() -> None:
     load_sheet("sun")
+    load_sheet("moon")
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (players, predicate) in MOMENTS.items():
         for seed in range(1, 200):
-            found = find(players, predicate, seed)
+            found = find(players, predicate, seed, SHEETS.get(name, "sun"))
             if found is not None:
                 found["name"] = name
                 found["seed"] = seed

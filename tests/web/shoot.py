@@ -12,11 +12,11 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, CLIENT, _Quiet  # noqa: E402
+from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, CLIENT, QuietHandler  # noqa: E402
 
 
 def main(names: list[str]) -> None:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(CLIENT)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(CLIENT)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -26,15 +26,17 @@ def main(names: list[str]) -> None:
             for name in names or ["midgame"]:
                 fixture, _, lang = name.partition(":")
                 for width, height, tag in ((1280, 1000, "wide"), (390, 844, "phone")):
-                    ctx = b.new_context(viewport={"width": width, "height": height}, device_scale_factor=2 if tag == "phone" else 1)
+                    scale = 2 if tag == "phone" else 1
+                    ctx = b.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
                     p = ctx.new_page()
-                    p.on("console", lambda m: print("console:", m.type, m.text) if m.type in ("error", "warning") else None)
+                    p.on("console", lambda m: print("console:", m.type, m.text) if m.type == "error" else None)
                     p.on("pageerror", lambda e: print("pageerror:", e))
                     p.goto(f"{url}/demo.html?fixture={fixture}&lang={lang or 'en'}")
                     p.wait_for_function("window.__ready === true", timeout=10_000)
                     out = ARTIFACTS / f"demo-{fixture}-{lang or 'en'}-{tag}.png"
                     p.screenshot(path=str(out), full_page=True)
-                    p.locator("#me svg.sheet").screenshot(path=str(ARTIFACTS / f"sheet-{fixture}-{lang or 'en'}-{tag}.png"))
+                    sheet_png = ARTIFACTS / f"sheet-{fixture}-{lang or 'en'}-{tag}.png"
+                    p.locator("#me svg.sheet").screenshot(path=str(sheet_png))
                     print(out)
                     ctx.close()
             b.close()
