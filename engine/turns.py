@@ -63,9 +63,9 @@ PASS = Decision("pass")
 REROLL = Decision("reroll")
 
 
-def _usable_dice(g: GameState, first_only: bool) -> list[Decision]:
+def pick_options(g: GameState) -> list[Decision]:
     out = []
-    seen: dict[tuple[object, ...], bool] = {}
+    seen: dict[tuple[object, ...], bool] = {}  # twins often show the same face
     for d in range(8):
         if g.where[d] != MIDDLE:
             continue
@@ -75,13 +75,6 @@ def _usable_dice(g: GameState, first_only: bool) -> list[Decision]:
             ok = seen[eff] = usable(g, eff)
         if ok:
             out.append(DIE[d])
-            if first_only:
-                break
-    return out
-
-
-def pick_options(g: GameState) -> list[Decision]:
-    out = _usable_dice(g, first_only=False)
     if may_use_karma(g):
         if not out:
             out.append(PASS)  # with no usable die, karma is a choice, not a duty
@@ -91,7 +84,11 @@ def pick_options(g: GameState) -> list[Decision]:
 
 def can_act(g: GameState) -> bool:
     """Whether the player taking a die now has anything to do (cheaper than listing every option)."""
-    return bool(_usable_dice(g, first_only=True)) or may_use_karma(g)
+    where, faces, table = g.where, g.faces, g.sheet.die_faces
+    for d in range(8):
+        if where[d] == MIDDLE and usable(g, table[d][faces[d]]):
+            return True
+    return may_use_karma(g)
 
 
 def reroll_options(g: GameState) -> list[Decision]:
