@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,8 @@ class Client:
         self.binary = binary
         self.keep = keep  # keep every received message in `received` (tests look at them)
         self.ws: ClientConnection | None = None
+        # Ids unique across this seat's connections (tabs), since the server remembers them per seat.
+        self._prefix = secrets.token_hex(4)
         self._ids = itertools.count(1)
         self._waiting: dict[str | int, asyncio.Future[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -86,8 +89,8 @@ class Client:
         assert self.ws is not None
         await self.ws.send(frame)
 
-    def next_id(self) -> int:
-        return next(self._ids)
+    def next_id(self) -> str:
+        return f"{self._prefix}-{next(self._ids)}"
 
     async def request(self, type: str, *, id: str | int | None = None, timeout: float = 30.0, **fields: Any) -> Any:
         """Sends one message and waits for its reply; returns the reply's data or raises ServerError."""

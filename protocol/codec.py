@@ -35,9 +35,14 @@ def raw_id(obj: Any) -> str | int | None:
     return None
 
 
-def decode_obj(frame: bytes | str) -> Any:
+def check_size(frame: bytes | str) -> None:
     if len(frame) > MAX_FRAME:
         raise ProtocolError("malformed_frame", f"frame larger than {MAX_FRAME} bytes")
+
+
+def decode_obj(frame: bytes | str) -> Any:
+    """The frame as plain data. (The transport already cut frames past 4 x MAX_FRAME; the caller checks
+    MAX_FRAME after reading the id, so that the refusal can name the message.)"""
     try:
         return json.loads(frame) if isinstance(frame, str) else unpack(frame)
     except Exception:  # any decoder failure is the client's malformed frame

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
-from rajas.protocol.codec import raw_id
+from rajas.protocol.codec import check_size, raw_id
 from rajas.protocol.messages import (
     CreateRoom,
     Decide,
@@ -64,6 +64,7 @@ class Session:
         try:
             obj = decode_obj(frame)
             mid = raw_id(obj)
+            check_size(frame)
             if not conn.allow():
                 raise ProtocolError("rate_limited", "too many messages; slow down")
             if mid is not None and mid in conn.replies:

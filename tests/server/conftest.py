@@ -1,0 +1,184 @@
+"""Fixtures for the server tests: a real redis-server, and the real app on uvicorn over loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import uvicorn
+from rajas.protocol.client import Client
+from rajas.server.app import create_app
+from rajas.server.connection import Limits
+from rajas.server.hub import Hub
+from rajas.server.memory_store import MemoryStore
+from rajas.server.redis_store import RedisStore
+from rajas.server.serve import uvicorn_config
+from rajas.server.store import RoomStore
+
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A redis-server of our own, on a free port, with its files in a temporary directory."""
+    tmp = tempfile.mkdtemp(prefix="rajas-redis-")
+    port = free_port()
+    proc = subprocess.Popen(
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--dir", tmp, "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@dataclass
+class Running:
+    url: str
+    hub: Hub
+    store: RoomStore
+
+
+@contextlib.asynccontextmanager
+async def run_server(store: RoomStore, limits: Limits | None = None) -> AsyncIterator[Running]:
+    """The real app on uvicorn, in this event loop, on a loopback socket."""
+    app = create_app(store, limits)
+    # IPPROTO_TCP named explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the listening
+    # socket says so, and without it Nagle's algorithm adds ~40 ms to every request/reply.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port))
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # (older uvicorn)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.01)
+        yield Running(f"http://127.0.0.1:{port}", app.state.hub, store)
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(task, 5)
+        sock.close()
+
+
+def make_store(kind: str, redis_url: str | None) -> RoomStore:
+    if kind == "redis":
+        assert redis_url is not None
+        return RedisStore(redis_url)
+    return MemoryStore()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def server(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterator[Running]:
+    url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
+    async with run_server(make_store(store_kind, url)) as running:
+        yield running
+
+
+@pytest.fixture
+async def memory_server() -> AsyncIterator[Running]:
+    async with run_server(MemoryStore()) as running:
+        yield running
+
+
+class Clients:
+    """Opens clients against a server and closes them all at the end of the test."""
+
+    def __init__(self) -> None:
+        self.all: list[Client] = []
+
+    async def open(self, url: str, binary: bool = True) -> Client:
+        c = await Client(url, binary=binary).connect()
+        self.all.append(c)
+        return c
+
+    async def close(self) -> None:
+        await asyncio.gather(*(c.close() for c in self.all), return_exceptions=True)
+
+
+@pytest.fixture
+async def clients() -> AsyncIterator[Clients]:
+    c = Clients()
+    try:
+        yield c
+    finally:
+        await c.close()
+
+
+async def seated_room(
+    clients: Clients, url: str, players: int = 2, start: bool = True, **settings: Any
+) -> tuple[dict[str, Any], list[Client]]:
+    """A room with `players` seated clients (the first is the host); started unless start=False."""
+    host = await clients.open(url)
+    created = await host.create_room(seats=settings.pop("seats", players), **settings)
+    await host.join(created["code"], name="p0", host_token=created["host_token"])
+    seated = [host]
+    for i in range(1, players):
+        c = await clients.open(url)
+        await c.join(created["code"], name=f"p{i}")
+        seated.append(c)
+    if start:
+        await host.start()
+        for c in seated:
+            await c.wait_for(lambda c: c.game is not None)
+    return created, seated
+
+
+def mover(seated: list[Client]) -> Client:
+    """The client whose decision is pending (their mirrors agree once they are at the same version)."""
+    pending = seated[0].pending
+    assert pending is not None
+    return next(c for c in seated if c.seat == pending["player"])
+
+
+async def sync(seated: list[Client], v: int) -> None:
+    for c in seated:
+        await c.wait_for(lambda c: c.v >= v)
+
+
+async def play_random(seated: list[Client], seed: int = 0, max_decisions: int = 5000) -> int:
+    """Plays random legal decisions until the game is over; returns how many were taken."""
+    rng = random.Random(seed)
+    n = 0
+    while not seated[0].over and n < max_decisions:
+        c = mover(seated)
+        assert c.pending is not None
+        data = await c.decide(rng.choice(c.pending["options"]), v=c.v)
+        await sync(seated, data["v"])
+        n += 1
+    return n
