@@ -95,6 +95,8 @@ def reroll_options(g: GameState) -> list[Decision]:
     assert g.reroll is not None
     out = [KEEP[d] for d in g.reroll if usable(g, die_effect(g, d))]
     if g.players[g.current].karma > 0:
+        if not out:
+            out.append(PASS)  # spending more karma is a choice, never a duty
         out.append(REROLL)
     return out
 
@@ -266,6 +268,10 @@ def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
         assert g.reroll is not None
         if kind == "reroll":
             _karma_roll(g, events)
+        elif kind == "pass":
+            events.append({"type": "turn_passed", "player": seat, "reason": "declined"})
+            g.reroll = None
+            end_turn(g, events)
         else:
             die = d.args[0]
             other = g.reroll[0] if die == g.reroll[1] else g.reroll[1]

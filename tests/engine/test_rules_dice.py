@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from rajas.engine import GameState, apply, legal_decisions
 from rajas.engine.state import PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE
 
@@ -359,12 +358,6 @@ def test_rerolled_dice_that_cannot_be_used_pass_the_turn_when_no_karma_is_left()
     assert g2.players[1].circled[TEA] == len(g.sheet.prices)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: after a karma roll in which neither die is usable, a player with karma left has only "
-    "`reroll` as legal decision and is forced to spend karma; karma is optional (decision 6, 'you are allowed "
-    "to use any amount of collected karma'), so passing should be offered",
-)
 def test_after_an_unusable_karma_roll_a_player_with_karma_left_may_stop_rerolling() -> None:
     g = _second_seat_after_elephant()
     _exhaust_everything(g, 1)
@@ -374,3 +367,6 @@ def test_after_an_unusable_karma_roll_a_player_with_karma_left_may_stop_rerollin
 
     assert g2.phase == PHASE_REROLL
     assert decide("pass") in legal_decisions(g2)
+    g3, _ = apply(g2, decide("pass"))
+    assert g3.current == 2, "the turn passes; the unusable dice stay where they are"
+    assert g3.players[1].karma_used == 1
