@@ -203,8 +203,8 @@ function drawHeader(sheet, player, geom, opts) {
     const crossed = ov >= 0;
     const amount = Math.abs(ov);
     const shown = Number.isInteger(amount) ? String(amount) : amount.toFixed(1);
-    g.append(text(x0 + 268, y + 6, crossed ? t("crossed", lang, { n: shown }) : t("not_crossed", lang, { n: shown }), {
-      "font-size": 13, fill: crossed ? COLOURS.fame : "#7a6a55", "font-weight": crossed ? 800 : 500, class: "overlap",
+    g.append(text(x0, y + 30, crossed ? t("crossed", lang, { n: shown }) : t("not_crossed", lang, { n: shown }), {
+      "font-size": 14, fill: crossed ? COLOURS.fame : "#7a6a55", "font-weight": crossed ? 800 : 500, class: "overlap",
     }));
   }
   return g;
@@ -273,7 +273,7 @@ function drawKarma(sheet, player, geom, opts) {
   const lang = geom.lang;
   const k = sheet.karma;
   const x0 = 585;
-  const y0 = 112;
+  const y0 = 120;
   const g = el("g", { class: "karma" });
   g.append(sectionTitle(x0, y0 + 16, t("karma", lang), COLOURS.karma, geom));
   const step = Math.min(52, 330 / k.spaces);
@@ -691,36 +691,53 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
         html("button", { type: "button", class: "choice primary", "data-action": "confirm", onclick: confirm }, `✓ ${t("confirm", lang)}`),
         html("button", { type: "button", class: "choice secondary", "data-action": "cancel", onclick: cancel }, t("cancel", lang))));
     }
-    const row = html("div", { class: "choices-row" });
+    // the panel options, grouped by the bonus (or action) they carry out
+    const sections = new Map();
     for (const [k, list] of groups) {
       const [kind, args, bonus] = list[0];
       if (!PANEL_KINDS.has(kind)) continue;
-      let content;
-      let label;
-      if (kind === "goods") {
-        label = args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ");
-        content = goodsButton(args);
-      } else if (kind === "sell") {
-        const earn = args.reduce((s, n, i) => s + sheet.market.prices.slice(player.sold[GOODS[i]], player.sold[GOODS[i]] + n).reduce((a, b) => a + b, 0), 0);
-        if (args.every((n) => n === 0)) { label = t("sell_nothing", lang); content = [label]; }
-        else {
-          label = `${t("b_sell_any", lang, { n: args.reduce((a, b) => a + b, 0) })}: ${args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ")} → ${earn}`;
-          content = [goodsButton(args), " → ", inlineSvg(24, bonusIcon({ kind: "money", amount: earn }, 12, 12, 10.5, lang))];
-        }
-      } else if (kind === "goods_die") {
-        const die = sheet.dice[args[0]];
-        const face = die.faces[(opts.faces || [])[args[0]]];
-        label = face ? face.map((f) => t(f, lang)).join(" + ") : `${t("b_goods_die", lang)} ${args[0]}`;
-        content = face ? inlineSvg(40, dieFace("purple", face, 20, 20, 18, lang)) : [String(args[0])];
-      } else {
-        const src = sourceOf(list[0], opts);
-        const b = src ? effectBonus(src) : { kind: "bonus" };
-        label = `${t("use", lang)}: ${bonusLabel(b, lang, symbolsOf(sheet))}`;
-        content = [inlineSvg(30, bonusIcon(b, 15, 15, 13, lang)), html("span", null, label)];
-      }
-      row.append(html("button", { type: "button", class: `choice choice-${kind}`, "data-kind": kind, "data-args": args.join(","), "data-bonus": bonus, title: label, "aria-label": label, onclick: () => decide(list) }, content));
+      const section = kind === "use" ? "use" : String(bonus);
+      if (!sections.has(section)) sections.set(section, []);
+      const { content, label } = panelButton(kind, args, list);
+      sections.get(section).push(html("button", { type: "button", class: `choice choice-${kind}`, "data-kind": kind, "data-args": args.join(","), "data-bonus": bonus, title: label, "aria-label": label, onclick: () => decide(list) }, content));
     }
-    if (row.childNodes.length) panel.append(row);
+    for (const [section, buttons] of sections) {
+      const row = html("div", { class: "choices-row" });
+      const src = section === "use" ? null : sourceOf(["", [], Number(section)], opts);
+      if (src && (sections.size > 1 || board || !eff)) {
+        const b = effectBonus(src);
+        row.append(html("span", { class: "choices-source", title: bonusLabel(b, lang, symbolsOf(sheet)) }, inlineSvg(26, bonusIcon(b, 13, 13, 11, lang)), html("span", null, `${bonusLabel(b, lang, symbolsOf(sheet))}:`)));
+      }
+      row.append(...buttons);
+      panel.append(row);
+    }
+  };
+
+  const panelButton = (kind, args, list) => {
+    let content;
+    let label;
+    if (kind === "goods") {
+      label = args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ");
+      content = goodsButton(args);
+    } else if (kind === "sell") {
+      const earn = args.reduce((s, n, i) => s + sheet.market.prices.slice(player.sold[GOODS[i]], player.sold[GOODS[i]] + n).reduce((a, b) => a + b, 0), 0);
+      if (args.every((n) => n === 0)) { label = t("sell_nothing", lang); content = [label]; }
+      else {
+        label = `${t("b_sell_any", lang, { n: args.reduce((a, b) => a + b, 0) })}: ${args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ")} → ${earn}`;
+        content = [goodsButton(args), " → ", inlineSvg(24, bonusIcon({ kind: "money", amount: earn }, 12, 12, 10.5, lang))];
+      }
+    } else if (kind === "goods_die") {
+      const die = sheet.dice[args[0]];
+      const face = die.faces[(opts.faces || [])[args[0]]];
+      label = face ? face.map((f) => t(f, lang)).join(" + ") : `${t("b_goods_die", lang)} ${args[0]}`;
+      content = face ? inlineSvg(40, dieFace("purple", face, 20, 20, 18, lang)) : [String(args[0])];
+    } else {
+      const src = sourceOf(list[0], opts);
+      const b = src ? effectBonus(src) : { kind: "bonus" };
+      label = `${t("use", lang)}: ${bonusLabel(b, lang, symbolsOf(sheet))}`;
+      content = [inlineSvg(30, bonusIcon(b, 15, 15, 13, lang)), html("span", null, label)];
+    }
+    return { content, label };
   };
 
   const goodsButton = (counts) => {

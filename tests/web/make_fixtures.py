@@ -39,6 +39,8 @@ MOMENTS: dict[str, tuple[int, Moment]] = {
     "bonuses": (3, lambda s, p: "use" in _kinds(p) and len(p["pool"]) >= 2),
     "half_road": (4, lambda s, p: "half_road" in _kinds(p) and "road" in _kinds(p) and s.round >= 5),
     "palace": (3, lambda s, p: "palace" in _kinds(p) and s.round >= 3),
+    "river": (3, lambda s, p: sum(1 for o in p["options"] if o[0] == "river") >= 2),
+    "upgrade": (4, lambda s, p: sum(1 for o in p["options"] if o[0] == "upgrade") >= 2 and s.round >= 4),
     "over": (2, lambda s, p: s.is_over),
     "moon": (5, lambda s, p: s.round >= 6 and _drawn(s) >= 5 and p["phase"] == "pick"),
 }

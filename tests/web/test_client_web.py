@@ -86,18 +86,30 @@ def test_sheet_has_every_area_with_expected_counts(page: Any, base_url: str) -> 
     assert svg.get_attribute("viewBox") == "0 0 1000 990"
 
 
-def test_fractional_track_position(page: Any, base_url: str) -> None:
+def test_track_positions_match_the_engine(page: Any, base_url: str) -> None:
+    from rajas.engine import load_sheet
+    from rajas.engine.tracks import overlap, track_position
+
     open_demo(page, base_url, "start")
-    pos = page.evaluate(
-        """async () => {
+    sheet = load_sheet("sun")
+    cases = [(0, 0), (20, 11), (21, 40), (16, 49), (35, 3), (90, 90)]
+    got = page.evaluate(
+        """async (cases) => {
             const m = await import('./sheet.js');
-            const fx = window.__fixture.sheet.tracks;
-            return [m.trackPosition(fx.fame.values, 20), m.trackPosition(fx.money.values, 11),
-                    m.overlap(window.__fixture.sheet, {fame: 21, money: 40}),
-                    m.overlap(window.__fixture.sheet, {fame: 16, money: 49})];
-        }"""
+            const s = window.__fixture.sheet;
+            return cases.map(([f, g]) => [m.trackPosition(s.tracks.fame.values, f),
+                                          m.trackPosition(s.tracks.money.values, g),
+                                          m.overlap(s, {fame: f, money: g})]);
+        }""",
+        cases,
     )
-    assert pos == [19.5, 10.5, 2, 2.5]  # the rulebook's scoring example holds on the drawn tracks
+    fame, money = sheet.fame_values, sheet.money_values
+    want = [
+        [float(track_position(fame, f)), float(track_position(money, g)), float(overlap(sheet, f, g))] for f, g in cases
+    ]
+    assert [x for row in got for x in row] == pytest.approx([x for row in want for x in row])
+    # the rulebook's scoring example: 21 fame / 40 money passes the crossing by 2, 16 / 49 by 2.5
+    assert got[2][2] == 2 and got[3][2] == 2.5
 
 
 def test_only_legal_road_spaces_are_clickable_and_a_click_decides_a_legal_road(page: Any, base_url: str) -> None:
@@ -190,6 +202,18 @@ def test_palace_rows_are_clickable_for_legal_characters_only(page: Any, base_url
     assert sorted(got) == chars
     page.locator(f'#me svg .opt-palace[data-character="{chars[-1]}"]').click()
     assert decisions(page) == [next(o for o in legal if o[0] == "palace" and o[1][0] == chars[-1])]
+
+
+@pytest.mark.parametrize(("name", "kind", "attr"), [("river", "river", "space"), ("upgrade", "upgrade", "building")])
+def test_river_and_upgrade_targets(page: Any, base_url: str, name: str, kind: str, attr: str) -> None:
+    open_demo(page, base_url, name)
+    legal = options(fixture(name))
+    want = sorted({o[1][0] for o in legal if o[0] == kind})
+    got = page.locator(f"#me svg .opt-{kind}").evaluate_all(f"ns => ns.map(n => +n.dataset.{attr})")
+    assert sorted(got) == want
+    page.locator(f'#me svg .opt-{kind}[data-{attr}="{want[-1]}"]').click()
+    got_decisions = decisions(page)
+    assert len(got_decisions) == 1 and got_decisions[0] in legal and got_decisions[0][1] == [want[-1]]
 
 
 def test_dice_tray_takes_a_legal_die(page: Any, base_url: str) -> None:
