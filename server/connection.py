@@ -129,8 +129,8 @@ class Conn:
                 while not self._out and not self.closed:
                     self._wake.clear()
                     await self._wake.wait()
-                if self.closed and (self.close_reason is not None or not self._out):
-                    break
+                if self.closed and not self._out:
+                    break  # (what was queued before a close still goes out: the refusal that caused it)
                 frame = self._out.popleft()
                 if self.binary:
                     await self._send_bytes(frame.packed)
