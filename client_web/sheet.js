@@ -550,6 +550,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     roadBySpace.get(space).push({ arms, list });
   }
   const preview = el("g", { class: "road-preview" });
+  const halfSpaces = new Set();
   const cellXY = (space) => [prov.gx + (space % prov.cols) * prov.cs, prov.gy + Math.floor(space / prov.cols) * prov.cs];
   for (const [space, shapes] of roadBySpace) {
     const [x, y] = cellXY(space);
@@ -591,7 +592,11 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     ghost.style.pointerEvents = "none";
     preview.append(ghost);
     // controls under the space (above it on the bottom row)
-    const cy = Math.floor(space / prov.cols) === prov.rows - 1 ? y - 20 : y + cs + 20;
+    // below the space, unless that hides other options (or the space is on the bottom row)
+    const row = Math.floor(space / prov.cols);
+    const busy = (sp) => sp >= 0 && sp < prov.rows * prov.cols && (roadBySpace.has(sp) || halfSpaces.has(sp));
+    const below = row < prov.rows - 1 && !(busy(space + prov.cols) && row > 0 && !busy(space - prov.cols));
+    const cy = below ? y + cs + 20 : y - 20;
     const cx = x + cs / 2;
     const bar = el("g", { class: "road-controls" });
     bar.append(el("rect", { x: cx - 62, y: cy - 22, width: 124, height: 44, rx: 22, fill: "rgba(255,255,255,0.92)", stroke: COLOURS.ink, "stroke-width": 1.5 }));
@@ -609,6 +614,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   for (const [k, list] of groups) {
     const [kind, args] = list[0];
     if (kind !== "half_road") continue;
+    halfSpaces.add(args[0]);
     const [space, arm] = args;
     const [x, y] = cellXY(space);
     const cs = prov.cs;
