@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 from pydantic import ValidationError
 
 from .errors import ProtocolError
@@ -15,7 +15,8 @@ MAX_FRAME = 64 * 1024  # bytes; a custom sheet file is the largest thing a clien
 
 
 def pack(obj: Any) -> bytes:
-    return msgpack.packb(obj, use_bin_type=True)
+    data: bytes = msgpack.packb(obj, use_bin_type=True)
+    return data
 
 
 def unpack(data: bytes) -> Any:

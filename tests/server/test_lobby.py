@@ -155,3 +155,16 @@ async def test_public_room_list(server: Running, clients: Clients) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         codes = [r["code"] for r in (await http.get("/api/rooms")).json()["rooms"]]
     assert listed["code"] in codes and hidden["code"] not in codes
+
+
+async def test_custom_sheet_room(memory_server: Running, clients: Clients) -> None:
+    from rajas.engine import load_sheet
+
+    sheet = load_sheet("sun").to_json()
+    c = await clients.open(memory_server.url)
+    created = await c.create_room(seats=2, sheet=sheet)
+    await c.join(created["code"], name="a", host_token=created["host_token"])
+    assert c.sheet == sheet
+    with pytest.raises(ServerError) as e:
+        await c.create_room(seats=2, sheet={**sheet, "dice": "six"})
+    assert e.value.code == "bad_settings" and "dice" in e.value.message
