@@ -724,12 +724,12 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     let label;
     if (kind === "goods") {
       label = args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ");
-      content = goodsButton(args);
+      content = [html("span", { class: "choice-sign" }, "+"), goodsButton(args)];
     } else if (kind === "sell") {
       const earn = args.reduce((s, n, i) => s + sheet.market.prices.slice(player.sold[GOODS[i]], player.sold[GOODS[i]] + n).reduce((a, b) => a + b, 0), 0);
       if (args.every((n) => n === 0)) { label = t("sell_nothing", lang); content = [label]; }
       else {
-        label = `${t("b_sell_any", lang, { n: args.reduce((a, b) => a + b, 0) })}: ${args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ")} → ${earn}`;
+        label = `${t("sell", lang)}: ${args.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(" + ")} → ${earn}`;
         content = [goodsButton(args), " → ", inlineSvg(24, bonusIcon({ kind: "money", amount: earn }, 12, 12, 10.5, lang))];
       }
     } else if (kind === "goods_die") {

@@ -36,6 +36,7 @@ MOMENTS: dict[str, tuple[int, Moment]] = {
     "karma": (4, lambda s, p: p["phase"] == "pick" and "karma" in _kinds(p) and "die" in _kinds(p)),
     "reroll": (2, lambda s, p: p["phase"] == "reroll"),
     "choice": (5, lambda s, p: s.round >= 3 and bool(_kinds(p) & {"sell", "goods", "goods_die"})),
+    "sell": (4, lambda s, p: sum(1 for o in p["options"] if o[0] == "sell") >= 4),
     "bonuses": (3, lambda s, p: "use" in _kinds(p) and len(p["pool"]) >= 2),
     "half_road": (4, lambda s, p: "half_road" in _kinds(p) and "road" in _kinds(p) and s.round >= 5),
     "palace": (3, lambda s, p: "palace" in _kinds(p) and s.round >= 3),

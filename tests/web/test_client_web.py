@@ -171,9 +171,11 @@ def test_half_road_targets_match_the_legal_half_roads(page: Any, base_url: str) 
     assert decisions(page) == [["half_road", [space, arm], -1]]
 
 
-def test_chooser_panel_lists_exactly_the_legal_goods(page: Any, base_url: str) -> None:
-    open_demo(page, base_url, "choice")
-    legal = options(fixture("choice"))
+@pytest.mark.parametrize("name", ["choice", "sell"])
+def test_chooser_panel_lists_exactly_the_legal_goods(page: Any, base_url: str, name: str) -> None:
+    open_demo(page, base_url, name)
+    legal = options(fixture(name))
+    assert all(o[0] in ("goods", "sell", "goods_die") for o in legal)
     buttons = page.locator("#me .choices button.choice")
     assert buttons.count() == len(legal)
     buttons.nth(len(legal) - 1).click()
