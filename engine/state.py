@@ -210,7 +210,7 @@ class GameState:
         return {
             "sheet": self.sheet.name,
             "sheet_digest": self.sheet.digest,
-            "players": [p.to_dict() for p in self.players],
+            "players": [self._player_dict(p) for p in self.players],
             "rng": self.rng,
             "round": self.round,
             "start_player": self.start_player,
@@ -226,6 +226,14 @@ class GameState:
             "result": self.result,
             "step": self.step,
         }
+
+    def _player_dict(self, p: PlayerState) -> dict[str, Any]:
+        from .tracks import overlap  # tracks imports state
+
+        d = p.to_dict()
+        # Derived, for clients: how far the two track entries have passed each other (negative: apart).
+        d["overlap"] = float(overlap(self.sheet, p.fame, p.money))
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], sheet: Sheet) -> GameState:
