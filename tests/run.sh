@@ -22,6 +22,6 @@ python3 -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -
 echo "== ruff"
 python3 -m ruff check .
 echo "== mypy (rules engine, protocol)"
-python3 -m mypy engine
+python3 -m mypy engine protocol
 echo "== pytest"
 python3 -m pytest "$@"
