@@ -26,21 +26,22 @@ def _passed(bonuses: tuple[tuple[int, Effect], ...], old: int, new: int) -> list
 
 
 def gain_fame(g: GameState, amount: int, events: list[Event]) -> None:
-    p = g.players[g.current]
-    old = p.fame
-    p.fame += amount
-    events.append({"type": "fame", "player": g.current, "amount": amount, "total": p.fame})
-    for at, eff in _passed(g.sheet.fame_bonuses, old, p.fame):
-        release(g, eff, f"fame track {at}", events)
+    _gain_on_track(g, "fame", amount, g.sheet.fame_bonuses, events)
 
 
 def gain_money(g: GameState, amount: int, events: list[Event]) -> None:
+    _gain_on_track(g, "money", amount, g.sheet.money_bonuses, events)
+
+
+def _gain_on_track(
+    g: GameState, track: str, amount: int, bonuses: tuple[tuple[int, Effect], ...], events: list[Event]
+) -> None:
     p = g.players[g.current]
-    old = p.money
-    p.money += amount
-    events.append({"type": "money", "player": g.current, "amount": amount, "total": p.money})
-    for at, eff in _passed(g.sheet.money_bonuses, old, p.money):
-        release(g, eff, f"money track {at}", events)
+    old = getattr(p, track)
+    setattr(p, track, old + amount)
+    events.append({"type": track, "player": g.current, "amount": amount, "total": old + amount})
+    for at, eff in _passed(bonuses, old, old + amount):
+        release(g, eff, f"{track} track {at}", events)
 
 
 def gain_karma(g: GameState, amount: int, events: list[Event]) -> None:
