@@ -69,3 +69,15 @@ class Decision(NamedTuple):
         if not all(type(a) is int for a in args) or type(bonus) is not int:
             raise MalformedDecision("decision arguments are integers")
         return cls(kind, tuple(args), bonus)
+
+
+_made: dict[tuple[str, tuple[int, ...], int], Decision] = {}
+
+
+def decision(kind: str, args: tuple[int, ...] = (), bonus: int = -1) -> Decision:
+    """The Decision for these values, made once: there are few distinct ones and the engine lists them often."""
+    key = (kind, args, bonus)
+    d = _made.get(key)
+    if d is None:
+        d = _made[key] = Decision(kind, args, bonus)
+    return d

@@ -72,7 +72,8 @@ def apply(g: GameState, decision: Decision, player: int | None = None) -> tuple[
         raise GameOver("the game is over")
     if player is not None and player != g.current:
         raise NotYourTurn(f"it is seat {g.current}'s decision, not seat {player}'s")
-    if decision not in legal(g):
+    known = g._legal if g._legal is not None else legal(g)
+    if decision not in known:
         raise IllegalDecision(f"{decision.kind} {list(decision.args)} is not legal now")
     new = g.copy()
     new.step = g.step + 1

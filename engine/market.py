@@ -9,6 +9,12 @@ from .tracks import Event, gain_money, release
 
 Counts = tuple[int, int, int]
 NOTHING: Counts = (0, 0, 0)
+# One good of each kind in a combination of kinds, e.g. (0, 2) -> (1, 0, 1).
+_ONE_EACH: dict[tuple[int, ...], Counts] = {
+    combo: (int(0 in combo), int(1 in combo), int(2 in combo))
+    for k in range(1, 4)
+    for combo in combinations(range(3), k)
+}
 
 
 def room(g: GameState, good: int) -> int:
@@ -43,10 +49,7 @@ def choice_options(g: GameState, count: int) -> list[Counts]:
     k = min(count, len(kinds))
     if k == 0:
         return []
-    out = []
-    for combo in combinations(kinds, k):
-        out.append(tuple(1 if good in combo else 0 for good in range(3)))
-    return out  # type: ignore[return-value]
+    return [_ONE_EACH[combo] for combo in combinations(kinds, k)]
 
 
 def sell_options(g: GameState, mode: str, most: int, least: int) -> list[Counts]:
@@ -63,7 +66,7 @@ def sell_options(g: GameState, mode: str, most: int, least: int) -> list[Counts]
         kinds = [good for good in range(3) if owned[good] > 0]
         for k in range(1, min(most, len(kinds)) + 1):
             for combo in combinations(kinds, k):
-                found.add(tuple(1 if good in combo else 0 for good in range(3)))  # type: ignore[arg-type]
+                found.add(_ONE_EACH[combo])
     if mode == "any":
         for a, b, c in product(*(range(min(most, o) + 1) for o in owned)):
             if 1 <= a + b + c <= most:

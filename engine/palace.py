@@ -34,9 +34,9 @@ def cross_out(g: GameState, character: int, events: list[Event]) -> None:
     p = g.players[g.current]
     area = g.sheet.character_area[character]
     members, column_bonuses = g.sheet.areas[area]
-    before = min(p.palace[c] for c in members)
+    before = min([p.palace[c] for c in members])
     p.palace[character] += 1
-    after = min(p.palace[c] for c in members)
+    after = min([p.palace[c] for c in members])
     events.append({"type": "palace_crossed", "player": g.current, "character": character, "uses": p.palace[character]})
     if after > before:
         release(g, column_bonuses[after - 1], f"palace area {area} column {after}", events)

@@ -20,7 +20,10 @@ def _masks(shapes: int) -> tuple[int, ...]:
 
 def frontier(g: GameState) -> dict[int, int]:
     """Empty spaces that a drawn road runs up to, with the directions it arrives from."""
-    roads = g.players[g.current].roads
+    p = g.players[g.current]
+    if p._frontier is not None:
+        return p._frontier
+    roads = p.roads
     links = g.sheet.links
     out: dict[int, int] = {}
     for cell, arms in enumerate(roads):
@@ -28,6 +31,7 @@ def frontier(g: GameState) -> dict[int, int]:
             for bit, nb, back in links[cell]:
                 if arms & bit and not roads[nb]:
                     out[nb] = out.get(nb, 0) | back
+    p._frontier = out
     return out
 
 
@@ -53,7 +57,10 @@ def any_road(g: GameState, shapes: int) -> bool:
 
 def any_half_road(g: GameState) -> bool:
     allowed = g.sheet.allowed
-    return any(arms and allowed[cell] & ~arms for cell, arms in enumerate(g.players[g.current].roads))
+    for cell, arms in enumerate(g.players[g.current].roads):  # noqa: SIM110 -- a loop beats any() on a generator here
+        if arms and allowed[cell] & ~arms:
+            return True
+    return False
 
 
 def half_road_options(g: GameState) -> list[tuple[int, int]]:
@@ -92,6 +99,7 @@ def draw_road(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
     """A complete road on a new space; its building is erected or its market opened, once."""
     p = g.players[g.current]
     p.roads[cell] = arms
+    p._frontier = None
     events.append({"type": "road_drawn", "player": g.current, "cell": cell, "arms": arms, "shape": shape_name(arms)})
     _edge_bonuses(g, cell, arms, events)
     kind = g.sheet.cell_kind[cell]
@@ -111,5 +119,6 @@ def draw_half_road(g: GameState, cell: int, arm: int, events: list[Event]) -> No
     """Extends a drawn road; the space's building or market does not pay again."""
     p = g.players[g.current]
     p.roads[cell] |= arm
+    p._frontier = None
     events.append({"type": "half_road_drawn", "player": g.current, "cell": cell, "arm": arm, "arms": p.roads[cell]})
     _edge_bonuses(g, cell, arm, events)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .decisions import Decision
+from .decisions import Decision, decision
 from .effects import (
     CHARACTERS,
     GREAT_MOGUL,
@@ -78,50 +78,50 @@ def iter_options(g: GameState, eff: Effect) -> Iterator[Decision]:
     kind = eff[0]
     if kind == "goods_choice":
         for c in choice_options(g, eff[1]):
-            yield Decision("goods", c)
+            yield decision("goods", c)
     elif kind == "goods_die":
         faces = g.sheet.die_faces
         for d in g.sheet.purple_dice:
             if can_gain_any(g, faces[d][g.faces[d]][1]):
-                yield Decision("goods_die", (d,))
+                yield decision("goods_die", (d,))
     elif kind == "sell":
         for c in sell_options(g, eff[1], eff[2], eff[3]):
-            yield Decision("sell", c)
+            yield decision("sell", c)
     elif kind == "road":
         for rc in iter_road_options(g, eff[1]):
-            yield Decision("road", rc)
+            yield decision("road", rc)
     elif kind in ("half_roads", "half_road"):
         if kind == "half_roads" and eff[1] >= 2:
             for rc in iter_road_options(g, SHAPES_HALF_ROADS):
-                yield Decision("road", rc)
+                yield decision("road", rc)
         for hc in half_road_options(g):
-            yield Decision("half_road", hc)
+            yield decision("half_road", hc)
     elif kind == "maharani":
         for i in ahead(g, 2):
-            yield Decision("river", (i,))
+            yield decision("river", (i,))
     elif kind == "river_back_choice":
         for i in behind_unmarked(g):
-            yield Decision("river", (i,))
+            yield decision("river", (i,))
     elif kind == "portuguese":
         # "move 1 or 2 unoccupied spaces back ... If there is no unoccupied space to move back to,
         # or if you don't want to move back, you obtain a good of your choice."
         for i in behind_unmarked(g)[:2]:
-            yield Decision("river", (i,))
+            yield decision("river", (i,))
         for c in choice_options(g, 1):
-            yield Decision("goods", c)
+            yield decision("goods", c)
     elif kind == "trader":
         for c in sell_options(g, "any", 2, 1):
-            yield Decision("sell", c)
+            yield decision("sell", c)
         for c in choice_options(g, 1):
-            yield Decision("goods", c)
+            yield decision("goods", c)
     elif kind in ("palace_any", "great_mogul"):
         skip = GREAT_MOGUL if kind == "great_mogul" else -1
         for ch in range(len(CHARACTERS)):
             if ch != skip and has_space(g, ch) and character_usable(g, ch):
-                yield Decision("palace", (ch,))
+                yield decision("palace", (ch,))
     elif kind == "upgrade":
         for b in upgrade_options(g):
-            yield Decision("upgrade", (b,))
+            yield decision("upgrade", (b,))
     else:
         raise ValueError(f"effect {kind!r} needs no choice")
 

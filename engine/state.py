@@ -8,6 +8,8 @@ from .effects import CHARACTERS, GOODS, Effect
 from .sheet import Sheet
 
 MIDDLE = -1
+_new_player = object.__new__  # copies skip __init__: every slot is set right after
+_new_game = object.__new__
 ELEPHANT = -2
 
 PHASE_PICK = "pick"  # choose a die, spend karma, or pass
@@ -20,6 +22,7 @@ class PlayerState:
     """One player's sheet, as the marks on it."""
 
     __slots__ = (
+        "_frontier",
         "circled",
         "edges_taken",
         "fame",
@@ -44,6 +47,7 @@ class PlayerState:
     river: int  # bit i set: river space i marked
     roads: list[int]  # per province space: mask of road arms drawn there
     edges_taken: int  # bit i set: edge bonus slot i already received
+    _frontier: dict[int, int] | None  # cache of province.frontier; valid until a road is drawn, never mutated
 
     @classmethod
     def new(cls, sheet: Sheet) -> PlayerState:
@@ -60,10 +64,11 @@ class PlayerState:
         p.roads = [0] * (sheet.rows * sheet.cols)
         p.roads[sheet.residence] = sheet.residence_arms
         p.edges_taken = 0
+        p._frontier = None
         return p
 
     def copy(self) -> PlayerState:
-        p = PlayerState()
+        p = _new_player(PlayerState)
         p.fame = self.fame
         p.money = self.money
         p.karma_gained = self.karma_gained
@@ -75,6 +80,7 @@ class PlayerState:
         p.river = self.river
         p.roads = self.roads[:]
         p.edges_taken = self.edges_taken
+        p._frontier = self._frontier
         return p
 
     @property
@@ -119,6 +125,7 @@ class PlayerState:
         p.river = sum(1 << int(i) for i in d["river"])
         p.roads = [int(x) for x in d["roads"]]
         p.edges_taken = sum(1 << int(i) for i in d["edges_taken"])
+        p._frontier = None
         return p
 
 
@@ -181,7 +188,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """A copy whose current player and turn fields may be changed freely."""
-        g = GameState()
+        g = _new_game(GameState)
         g.sheet = self.sheet
         g.n = self.n
         g.rng = self.rng
@@ -191,8 +198,9 @@ class GameState:
         g.turn = self.turn
         g.current = self.current
         g.phase = self.phase
-        g.faces = self.faces[:]
-        g.where = self.where[:]
+        # Dice lists are shared until a pick or a roll changes them (turns.py copies them first).
+        g.faces = self.faces
+        g.where = self.where
         g.reroll = self.reroll
         g.stack = self.stack[:]
         g.pool = self.pool[:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import islice
 
-from .decisions import Decision
+from .decisions import Decision, decision
 from .effects import ORDER_FREE
 from .resolve import AUTOMATIC, apply_choice, iter_options, options, run_automatic, usable
 from .rng import roll, roll_many
@@ -114,17 +114,17 @@ def iter_pool_options(g: GameState) -> Iterator[Decision]:
         seen.add(eff)
         if eff[0] in AUTOMATIC:
             if usable(g, eff):
-                yield Decision("use", (), i)
+                yield decision("use", (), i)
         else:
             for d in iter_options(g, eff):
-                yield Decision(d.kind, d.args, i)
+                yield decision(d.kind, d.args, i)
     halves = [i for i, e in enumerate(g.pool) if e[0] == "half_road"]
     if len(halves) >= 2:
         # "If you manage on the same turn to release 2 half-roads as bonuses, you may also combine
         # these to form a straight or a bend."
         for d in iter_options(g, ("half_roads", 2)):
             if d.kind == "road":
-                yield Decision("road", d.args, halves[0])
+                yield decision("road", d.args, halves[0])
 
 
 def legal(g: GameState) -> list[Decision]:
@@ -147,15 +147,14 @@ def advance(g: GameState, events: list[Event]) -> None:
     """Carries out everything that needs no decision, until the player must decide or the game ends."""
     while True:
         g._legal = None
-        if g.phase == PHASE_OVER:
-            return
-        if g.phase == PHASE_PICK:
+        phase = g.phase
+        if phase == PHASE_PICK:
             if can_act(g):
                 return
             events.append({"type": "turn_passed", "player": g.current, "reason": "no usable die"})
             end_turn(g, events)
             continue
-        if g.phase == PHASE_REROLL:
+        if phase == PHASE_REROLL:
             if legal(g):
                 return
             # Neither rolled die can be used and no karma is left: no action this turn.
@@ -163,6 +162,8 @@ def advance(g: GameState, events: list[Event]) -> None:
             g.reroll = None
             end_turn(g, events)
             continue
+        if phase == PHASE_OVER:
+            return
         # PHASE_RESOLVE
         if g.stack:
             eff = g.stack[-1]
@@ -247,6 +248,7 @@ def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
     if g.phase == PHASE_PICK:
         if kind == "die":
             die = d.args[0]
+            g.where = g.where[:]
             g.where[die] = seat
             events.append({"type": "die_picked", "player": seat, "die": die, "face": g.faces[die]})
             if g.turn == 0:
@@ -275,6 +277,7 @@ def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
         else:
             die = d.args[0]
             other = g.reroll[0] if die == g.reroll[1] else g.reroll[1]
+            g.where = g.where[:]
             g.where[die] = seat
             g.where[other] = ELEPHANT
             g.reroll = None
@@ -294,6 +297,7 @@ def _karma_roll(g: GameState, events: list[Event]) -> None:
     p = g.players[g.current]
     p.karma_used += 1
     rng = g.rng
+    g.faces = g.faces[:]
     for die in g.reroll:
         rng, g.faces[die] = roll(rng, FACES)
     g.rng = rng

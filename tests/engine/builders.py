@@ -35,6 +35,7 @@ def face_index(g: GameState, die: int, face: Any) -> int:
 
 
 def set_dice(g: GameState, faces: dict[int, Any] | None = None, where: dict[int, int] | None = None) -> None:
+    g.faces, g.where = list(g.faces), list(g.where)  # states share these lists until they change
     for die, face in (faces or {}).items():
         g.faces[die] = face if isinstance(face, int) else face_index(g, die, face)
     for die, loc in (where or {}).items():
@@ -92,6 +93,7 @@ def sheet_of(g: GameState, seat: int, **marks: Any) -> None:
                 p.roads[c] = arms
         else:
             setattr(p, key, value)
+    p._frontier = None  # the engine's cache of where roads may go next
     g._legal = None
 
 
