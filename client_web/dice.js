@@ -78,7 +78,7 @@ export function renderDice(container, sheet, state, opts = {}) {
     if (rerolled.has(d)) cls += " rerolled";
     const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label };
     if (opt) {
-      return html("button", { ...attrs, type: "button", "data-kind": opt[0], onclick: () => finish(opt) }, dieSvg(sheet, state, d, lang),
+      return html("button", { ...attrs, type: "button", "data-kind": opt[0], "data-option": opt[0], onclick: () => finish(opt) }, dieSvg(sheet, state, d, lang),
         opt[0] === "keep" ? html("span", { class: "die-caption" }, t("keep", lang)) : null);
     }
     return html("span", attrs, dieSvg(sheet, state, d, lang));
@@ -115,18 +115,18 @@ export function renderDice(container, sheet, state, opts = {}) {
     if (state.reroll) {
       const box = html("div", { class: "tray-reroll" }, html("div", { class: "tray-label" }, t("rerolled", lang)),
         html("div", { class: "tray-dice" }, state.reroll.map((d) => dieButton(d, "reroll"))));
-      if (rerollOpt) box.append(html("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", onclick: () => finish(rerollOpt) }, t("reroll_again", lang)));
+      if (rerollOpt) box.append(html("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onclick: () => finish(rerollOpt) }, t("reroll_again", lang)));
       root.append(box);
     }
 
     const actions = html("div", { class: "tray-actions" });
     if (karmaOpt.size) {
       const karmaLeft = opts.me !== undefined && state.players[opts.me] ? state.players[opts.me].karma_gained - state.players[opts.me].karma_used : null;
-      actions.append(html("button", { type: "button", class: `action action-karma${karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "aria-pressed": karmaMode ? "true" : "false", onclick: () => { karmaMode = !karmaMode; render(); } },
+      actions.append(html("button", { type: "button", class: `action action-karma${karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "data-option": "karma-mode", "aria-pressed": karmaMode ? "true" : "false", onclick: () => { karmaMode = !karmaMode; render(); } },
         inlineSvg(22, karmaGlyph(11, 11, 10)), ` ${t("karma_reroll", lang)}${karmaLeft !== null ? ` (${t("karma_left", lang, { n: karmaLeft })})` : ""}`));
       if (karmaMode) actions.append(html("div", { class: "tray-hint" }, t("karma_pick", lang)));
     }
-    if (passOpt) actions.append(html("button", { type: "button", class: "action action-pass", "data-kind": "pass", onclick: () => finish(passOpt) }, t("pass", lang)));
+    if (passOpt) actions.append(html("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", onclick: () => finish(passOpt) }, t("pass", lang)));
     if (actions.childNodes.length) root.append(actions);
     root.append(depots);
   };

@@ -531,7 +531,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   };
 
   const target = (shape, kind, attrs, list, label) => {
-    const node = el(shape, { ...attrs, class: `opt opt-${kind}`, "data-kind": kind, tabindex: 0, role: "button" });
+    const node = el(shape, { ...attrs, class: `opt opt-${kind}`, "data-kind": kind, "data-option": kind, tabindex: 0, role: "button" });
     node.append(title(label));
     node.addEventListener("click", (ev) => { ev.stopPropagation(); if (typeof list === "function") list(); else decide(list); });
     node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); node.dispatchEvent(new MouseEvent("click")); } });
@@ -680,7 +680,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
       for (const w of which) {
         const src = sourceOf(w, opts);
         const b = src ? effectBonus(src) : { kind: "bonus" };
-        row.append(html("button", { type: "button", class: "choice", "data-kind": w[0], "data-args": w[1].join(","), "data-bonus": w[2], onclick: () => finish(w) },
+        row.append(html("button", { type: "button", class: "choice", "data-kind": w[0], "data-option": w[0], "data-args": w[1].join(","), "data-bonus": w[2], onclick: () => finish(w) },
           inlineSvg(30, bonusIcon(b, 15, 15, 13, lang)), html("span", null, bonusLabel(b, lang, symbolsOf(sheet)))));
       }
       row.append(html("button", { type: "button", class: "choice secondary", onclick: () => renderPanel() }, t("cancel", lang)));
@@ -705,7 +705,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
       const section = kind === "use" ? "use" : String(bonus);
       if (!sections.has(section)) sections.set(section, []);
       const { content, label } = panelButton(kind, args, list);
-      sections.get(section).push(html("button", { type: "button", class: `choice choice-${kind}`, "data-kind": kind, "data-args": args.join(","), "data-bonus": bonus, title: label, "aria-label": label, onclick: () => decide(list) }, content));
+      sections.get(section).push(html("button", { type: "button", class: `choice choice-${kind}`, "data-kind": kind, "data-option": kind, "data-args": args.join(","), "data-bonus": bonus, title: label, "aria-label": label, onclick: () => decide(list) }, content));
     }
     for (const [section, buttons] of sections) {
       const row = html("div", { class: "choices-row" });

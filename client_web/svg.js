@@ -20,7 +20,7 @@ export function html(tag, attrs, ...children) {
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined || v === null || v === false) continue;
-      if (k === "onclick") node.addEventListener("click", v);
+      if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, String(v));
     }
   }

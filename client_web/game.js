@@ -1,0 +1,358 @@
+// The game screen: dice tray, the own sheet large with the legal options, the other players' sheets small
+// (click to enlarge), the pending decision in words, the players, the game log, brief animations of every
+// change, round / game end announcements and the final score table.
+
+import { glyph } from "./glyphs.js";
+import { html, inlineSvg } from "./svg.js";
+import { t } from "./i18n.js";
+import { mountSheet } from "./sheet.js";
+import { renderDice } from "./dice.js";
+import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
+import { ROLES, STATUS, MSG } from "./protocol.js";
+
+export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
+
+const fmt = (x) => String(Math.round(x * 100) / 100);
+
+function overlapText(ov, lang) {
+  return ov >= 0 ? t("crossed", lang, { n: fmt(ov) }) : t("not_crossed", lang, { n: fmt(-ov) });
+}
+
+// Which elements of a player's sheet an event changed (for the flash animation).
+function changed(e) {
+  switch (e.type) {
+    case "road_drawn": case "half_road_drawn": case "building_erected": case "market_opened":
+      return [`.province-space[data-space="${e.cell}"]`];
+    case "river_marked": return [`.river-space[data-space="${e.space}"]`];
+    case "palace_crossed": return [`.palace-row[data-character="${e.character}"]`];
+    case "goods_gained": case "goods_sold": return [".market-row"];
+    case "upgraded": return [`.upgrade-row[data-building="${e.building}"]`];
+    case "fame": return [".fame-marker"];
+    case "money": return [".money-marker"];
+    case "karma": case "karma_rolled": return [".karma-space.gained"];
+    default: return [];
+  }
+}
+
+function symbolsOf(sheet) {
+  return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
+}
+
+export class GameView {
+  constructor(root, actions) {
+    this.actions = actions;
+    this.S = actions.state;
+    this.focus = null; // the seat a spectator follows (null: whoever is to move)
+    this.mounted = [];
+    this.controlsReady = false;
+    this.resultShown = false;
+    this.el = html("div", { class: "screen game", "data-screen": "game" });
+    this.body = html("div", { class: "game-body" });
+    this.layers = html("div", { class: "game-layers" }); // overlays and announcements survive re-renders
+    this.announce = html("div", { class: "announce", "aria-live": "assertive" });
+    this.el.append(this.body, this.layers, this.announce);
+    root.append(this.el);
+    this.clockTimer = setInterval(() => this.renderClock(), 1000);
+  }
+
+  destroy() {
+    clearInterval(this.clockTimer);
+    for (const m of this.mounted) m.destroy();
+    this.el.remove();
+  }
+
+  get lang() { return this.S.lang; }
+  L(k, v) { return t(k, this.S.lang, v); }
+
+  mySeat() {
+    const S = this.S;
+    if (S.role !== ROLES.PLAYER || !S.room) return null;
+    const i = S.room.seats.findIndex((s) => s.id === S.seatId);
+    return i >= 0 ? i : null;
+  }
+
+  names() { return this.S.room.seats.map((s) => s.name); }
+
+  myTurn() {
+    const S = this.S;
+    const me = this.mySeat();
+    return me !== null && S.room.status === STATUS.PLAYING && S.game?.pending?.player === me;
+  }
+
+  // ---- the whole screen ------------------------------------------------------------------------------
+
+  render(events) {
+    const S = this.S;
+    if (!S.game || !S.sheet) return;
+    for (const m of this.mounted) m.destroy();
+    this.mounted = [];
+    this.controlsReady = false;
+    const { state, pending } = S.game;
+    const me = this.mySeat();
+    const big = me ?? this.focus ?? pending.player ?? state.current ?? 0;
+    const interactive = this.myTurn() && !S.busy;
+    const onDecide = (w) => this.actions.decide(w);
+    const options = interactive ? pending.options : [];
+    const names = this.names();
+
+    this.body.replaceChildren();
+    this.bar = this.renderBar();
+    this.prompt = html("div", { class: "prompt", "data-prompt": "" });
+    this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
+    this.mineBox = html("section", { class: "mine-box" });
+    this.playersBox = html("section", { class: "players-box card" });
+    this.othersBox = html("section", { class: "others-box" });
+    this.logBox = html("section", { class: "log-box card" });
+    this.body.append(this.bar, this.prompt,
+      html("div", { class: "game-main" },
+        html("div", { class: "game-left" }, this.trayBox, this.mineBox),
+        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
+
+    this.renderPrompt();
+    this.mounted.push(renderDice(this.trayBox, S.sheet, state, {
+      lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
+    }));
+    const bigWrap = mountSheet(this.mineBox, S.sheet, state.players[big], {
+      lang: this.lang, name: names[big] + (big === me ? ` ${this.L("you_paren")}` : ""), colour: SEAT_COLOURS[big],
+      active: pending.player === big, options: interactive ? options : undefined, onDecide: interactive ? onDecide : undefined,
+      pool: pending.pool, effect: pending.effect, faces: state.faces,
+    });
+    bigWrap.wrap.dataset.seat = String(big);
+    bigWrap.wrap.classList.add("big-sheet");
+    this.mounted.push(bigWrap);
+
+    const grid = html("div", { class: "others-grid" });
+    this.othersBox.append(html("h2", null, me !== null ? this.L("other_players") : this.L("players")), grid);
+    state.players.forEach((p, seat) => {
+      if (seat === big) return;
+      const cell = html("button", { type: "button", class: `other${pending.player === seat ? " current" : ""}`, "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
+      grid.append(cell);
+      const m = mountSheet(cell, S.sheet, p, { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: pending.player === seat });
+      m.wrap.dataset.seat = String(seat);
+      cell.addEventListener("click", () => this.enlarge(seat));
+      this.mounted.push(m);
+    });
+
+    this.renderPlayers();
+    this.renderLog();
+    if (events) this.animate(events);
+    if (S.room.status === STATUS.OVER && state.result) {
+      if (!this.resultShown) { this.resultShown = true; this.showResult(); }
+    }
+    this.controlsReady = interactive;
+  }
+
+  refreshControls() {
+    // after an accepted decision the update usually came first; if not, wait for it
+    if (!this.S.busy && this.myTurn() && !this.controlsReady) this.render(null);
+  }
+
+  renderBar() {
+    const S = this.S;
+    const state = S.game.state;
+    const spectator = S.role === ROLES.SPECTATOR;
+    const app = this.actions;
+    return html("header", { class: "app-bar game-bar" },
+      html("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); app.home(); } }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", { class: "brand-name" }, "Rajas")),
+      html("span", { class: "bar-title", "data-round": state.round }, S.room.status === STATUS.OVER ? this.L("game_over") : this.L("round", { n: state.round })),
+      spectator ? html("span", { class: "badge watching", "data-badge": "spectator" }, glyph("eye", 15), ` ${this.L("watching")}`) : null,
+      html("span", { class: "clock", "data-clock": "" }),
+      html("span", { class: "spacer" }),
+      S.room.status === STATUS.OVER ? html("button", { type: "button", class: "btn small", "data-action": "show-result", onclick: () => this.showResult() }, this.L("final_scores")) : null,
+      app.statusBadge ? app.statusBadge() : null,
+      app.langSelect ? app.langSelect() : null);
+  }
+
+  renderClock() {
+    const n = this.el.querySelector("[data-clock]");
+    if (!n) return;
+    const d = this.S.room?.deadline;
+    if (!d || this.S.room.status !== STATUS.PLAYING) { n.textContent = ""; return; }
+    const left = Math.max(0, Math.round(d - Date.now() / 1000));
+    n.replaceChildren(glyph("clock", 16), ` ${this.L("clock_left", { n: left })}`);
+    n.classList.toggle("urgent", left <= 10);
+  }
+
+  renderPrompt() {
+    const S = this.S;
+    const { pending } = S.game;
+    const names = this.names();
+    const lang = this.lang;
+    const p = this.prompt;
+    p.replaceChildren();
+    const add = (...xs) => p.append(...xs.filter((x) => x !== null && x !== undefined && x !== false));
+    if (S.room.status === STATUS.OVER) {
+      const res = S.game.state.result || [];
+      const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
+      p.className = "prompt over";
+      add(glyph("trophy", 24), html("strong", null, `${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] ?? "?" })}`));
+      return;
+    }
+    const who = pending.player;
+    const mine = this.myTurn();
+    const kinds = new Set(pending.options.map((o) => o[0]));
+    let what = "";
+    if (pending.effect && pending.effect[0] !== "bonus") {
+      try { what = bonusLabel(effectBonus(pending.effect), lang, symbolsOf(S.sheet)); } catch { what = String(pending.effect[0]); }
+    }
+    p.className = `prompt${mine ? " mine" : ""}`;
+    p.style.setProperty("--seat", SEAT_COLOURS[who] || "#666");
+    p.dataset.player = String(who);
+    const icon = pending.effect && pending.effect[0] !== "bonus" ? inlineSvg(30, bonusIcon(effectBonus(pending.effect), 15, 15, 13, lang)) : null;
+    if (mine) {
+      let text;
+      if (pending.phase === "pick") {
+        text = kinds.has("die") ? this.L("p_pick") + (kinds.has("karma") ? ` ${this.L("p_pick_karma")}` : "") : kinds.has("karma") ? this.L("p_pick_karma") : this.L("p_pass");
+      } else if (pending.phase === "reroll") {
+        text = this.L("p_reroll") + (kinds.has("reroll") ? ` ${this.L("p_reroll_again")}` : "");
+      } else if (what) {
+        text = this.L("p_resolve", { what }) + (kinds.has("road") ? ` · ${this.L("p_road")}` : "");
+      } else {
+        text = this.L("p_bonus");
+      }
+      add(html("span", { class: "prompt-who" }, this.L("your_turn")), icon, html("span", { class: "prompt-text" }, text));
+    } else {
+      const name = names[who] ?? "?";
+      const text = pending.phase === "pick" ? this.L("wait_pick", { p: name })
+        : pending.phase === "reroll" ? this.L("wait_reroll", { p: name })
+          : this.L("wait_resolve", { p: name, what: what || this.L("p_bonus") });
+      const seat = S.room.seats[who];
+      add(html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[who]}` }), icon, html("span", { class: "prompt-text" }, text),
+        seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${this.L("bot")}`) : null,
+        seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
+    }
+  }
+
+  renderPlayers() {
+    const S = this.S;
+    if (!this.playersBox || !S.game) return;
+    const { state, pending } = S.game;
+    const me = this.mySeat();
+    const list = html("ul", { class: "player-list", "data-list": "players" });
+    S.room.seats.forEach((s, i) => {
+      const p = state.players[i];
+      if (!p) return;
+      list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+        html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
+        html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${this.L("you_paren")}`) : null,
+          state.start_player === i ? html("span", { class: "holder", title: this.L("elephant") }, glyph("elephant", 18)) : null,
+          S.room.host === s.id ? html("span", { class: "holder", title: this.L("host") }, glyph("crown", 15)) : null),
+        html("span", { class: "player-stats" },
+          html("span", { class: "stat fame", title: this.L("fame") }, `★ ${p.fame}`),
+          html("span", { class: "stat money", title: this.L("money") }, `₹ ${p.money}`),
+          html("span", { class: "stat karma", title: this.L("karma") }, `☸ ${p.karma_gained - p.karma_used}`),
+          html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: this.L("overlap") }, overlapText(p.overlap, this.lang))),
+        html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? this.L("bot") : s.connected ? this.L("online") : this.L("away"))));
+    });
+    this.playersBox.replaceChildren(html("h2", null, this.L("players")), list,
+      html("p", { class: "muted small", "data-count": "spectators" }, glyph("eye", 15), ` ${this.L("watching_n", { n: S.room.spectators })}`));
+  }
+
+  renderLog() {
+    const S = this.S;
+    const list = html("ol", { class: "log-list", "data-log": "" });
+    for (const line of S.log.slice(-150)) {
+      list.append(html("li", { class: `log-line log-${line.kind}`, style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, line.text));
+    }
+    this.logBox.replaceChildren(html("h2", null, this.L("log")), list);
+    requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+  }
+
+  // ---- animations and announcements -------------------------------------------------------------------
+
+  animate(events) {
+    const flash = (node) => {
+      node.classList.remove("flash");
+      void node.getBoundingClientRect();
+      node.classList.add("flash");
+    };
+    for (const e of events) {
+      if (e.player === undefined || e.player === null) continue;
+      for (const sel of changed(e)) {
+        this.el.querySelectorAll(`.sheet-wrap[data-seat="${e.player}"] ${sel}`).forEach(flash);
+      }
+      if (e.type === "die_picked" || e.type === "die_kept") {
+        this.trayBox.querySelectorAll(`[data-die="${e.die}"]`).forEach(flash);
+      }
+      if (e.type === "karma_rolled") {
+        for (const d of e.dice) this.trayBox.querySelectorAll(`[data-die="${d}"]`).forEach(flash);
+      }
+    }
+    if (events.some((e) => e.type === "dice_rolled")) this.trayBox.querySelector(".dice-tray")?.classList.add("rolled");
+    const names = this.names();
+    const ended = events.find((e) => e.type === "round_ended");
+    const passed = events.find((e) => e.type === "elephant_passed");
+    const trig = events.find((e) => e.type === "game_end_triggered");
+    const over = events.find((e) => e.type === "game_over");
+    const started = events.find((e) => e.type === "game_started");
+    if (over) return; // the result table says it all
+    if (trig) this.banner(this.L("end_triggered", { p: names[trig.player] }), "big");
+    else if (ended) this.banner(`${this.L("round_over", { n: ended.round })}${passed ? ` · ${this.L("elephant_to", { p: names[passed.player] })}` : ""}`);
+    else if (started) this.banner(`${this.L("l_game_started", { p: names[started.start_player] })}`);
+  }
+
+  banner(text, kind = "") {
+    const b = html("div", { class: `banner ${kind}`, "data-banner": "" }, text);
+    this.announce.replaceChildren(b);
+    setTimeout(() => b.classList.add("leaving"), 2600);
+    setTimeout(() => b.remove(), 3000);
+  }
+
+  // ---- overlays ---------------------------------------------------------------------------------------
+
+  overlay(content, attrs = {}) {
+    const close = () => { ov.remove(); document.removeEventListener("keydown", onKey); };
+    const onKey = (e) => { if (e.key === "Escape") close(); };
+    const ov = html("div", { class: "overlay", ...attrs, onclick: (e) => { if (e.target === ov) close(); } },
+      html("div", { class: "overlay-card" },
+        html("button", { type: "button", class: "overlay-close", "data-action": "close", "aria-label": this.L("close"), onclick: close }, "✕"),
+        content));
+    document.addEventListener("keydown", onKey);
+    this.layers.append(ov);
+    return { close, node: ov };
+  }
+
+  enlarge(seat) {
+    const S = this.S;
+    const box = html("div", { class: "enlarged" });
+    const ov = this.overlay(box, { "data-overlay": "sheet", "data-seat": seat });
+    const m = mountSheet(box, S.sheet, S.game.state.players[seat], { lang: this.lang, name: this.names()[seat], colour: SEAT_COLOURS[seat], active: S.game.pending.player === seat });
+    m.wrap.dataset.seat = String(seat);
+    if (S.role === ROLES.SPECTATOR) {
+      box.append(html("button", { type: "button", class: "btn small", onclick: () => { this.focus = seat; ov.close(); this.render(null); } }, "⤢"));
+    }
+  }
+
+  showResult() {
+    const S = this.S;
+    const res = S.game.state.result;
+    if (!res) return;
+    this.layers.querySelector("[data-overlay=result]")?.remove();
+    const names = this.names();
+    const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
+    const rows = res.map((r, i) => {
+      const next = res[i + 1];
+      const reason = r.ahead_by ? this.L(`ahead_${r.ahead_by}`) + (next && r.ahead_by !== "shared" ? ` (> ${names[next.seat]})` : "") : "";
+      return html("tr", { class: `${r.winner ? "winner" : ""}`, "data-seat": r.seat, "data-rank": r.rank },
+        html("td", { class: "rank" }, r.winner ? glyph("trophy", 22) : String(r.rank)),
+        html("td", null, html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[r.seat]}` }), names[r.seat]),
+        html("td", { class: "num" }, String(r.fame)),
+        html("td", { class: "num" }, String(r.money)),
+        html("td", { class: `num${r.crossed ? " crossed" : ""}`, "data-overlap": r.overlap }, overlapText(r.overlap, this.lang)),
+        html("td", { class: "num" }, `${r.karma_gained} / ${r.karma_used}`),
+        html("td", { class: "reason", "data-ahead-by": r.ahead_by || "" }, reason));
+    });
+    const table = html("table", { class: "result-table" },
+      html("thead", null, html("tr", null, ...["#", this.L("name"), this.L("fame"), this.L("money"), this.L("overlap"), this.L("karma_col"), this.L("decided_by")].map((h) => html("th", null, h)))),
+      html("tbody", null, rows));
+    const seed = S.room.seed ? html("p", { class: "muted small seed" }, `${this.L("seed_ok")} seed ${S.room.seed.slice(0, 16)}…`) : null;
+    this.overlay(html("div", { class: "result" },
+      html("h2", null, this.L("final_scores")),
+      html("p", { class: "result-winner" }, glyph("trophy", 26), ` ${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] })}`),
+      html("div", { class: "table-scroll" }, table), seed,
+      html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => this.actions.home() }, this.L("new_game")))),
+    { "data-overlay": "result" });
+  }
+}
+
+export { MSG };

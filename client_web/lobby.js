@@ -1,0 +1,92 @@
+// The lobby: who is in the room and connected, the invite and spectator links, the room's settings,
+// and (for the host) remove / make host / start.
+
+import { glyph } from "./glyphs.js";
+import { html } from "./svg.js";
+import { t } from "./i18n.js";
+import { MSG, ROLES } from "./protocol.js";
+import { SEAT_COLOURS } from "./game.js";
+
+function copyButton(text, lang) {
+  const b = html("button", { type: "button", class: "btn small", "data-action": "copy", onclick: async () => {
+    try { await navigator.clipboard.writeText(text); } catch { /* not allowed: the text is selectable */ }
+    b.textContent = t("copied", lang);
+    setTimeout(() => { b.textContent = t("copy", lang); }, 1500);
+  } }, t("copy", lang));
+  return b;
+}
+
+function linkRow(label, url, lang, attr) {
+  const input = html("input", { class: "link-input", value: url, readonly: true, [attr]: "", onfocus: (e) => e.target.select() });
+  return html("div", { class: "link-row" }, html("span", { class: "field-label" }, label), html("div", { class: "link-box" }, input, copyButton(url, lang)));
+}
+
+export function renderLobby(actions, { statusBadge, langSelect }) {
+  const S = actions.state;
+  const lang = S.lang;
+  const L = (k, v) => t(k, lang, v);
+  const room = S.room;
+  const stored = actions.stored();
+  const mine = room.seats.findIndex((s) => s.id === S.seatId);
+  const isHost = (room.host !== null && room.host === S.seatId) || (!!stored.host_token && S.role === ROLES.PLAYER && mine >= 0 && room.host === null);
+  const base = `${location.origin}`;
+  const invite = `${base}/?room=${room.code}`;
+  const watch = stored.watch_link || (stored.watch ? `${base}/?watch=${stored.watch}` : null);
+
+  const seats = html("ul", { class: "seat-list lobby-seats", "data-list": "seats" });
+  for (let i = 0; i < room.settings.seats; i++) {
+    const s = room.seats[i];
+    if (!s) {
+      seats.append(html("li", { class: "seat empty" }, html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }), html("span", { class: "muted" }, L("free_seat"))));
+      continue;
+    }
+    const you = s.id === S.seatId;
+    seats.append(html("li", { class: `seat${you ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+      html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
+      html("span", { class: "seat-name" }, s.name, you ? html("span", { class: "muted" }, ` ${L("you_paren")}`) : null),
+      room.host === s.id ? html("span", { class: "badge host" }, glyph("crown", 15), ` ${L("host")}`) : null,
+      html("span", { class: `presence ${s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.connected ? L("online") : L("away")),
+      isHost && !you ? html("span", { class: "seat-actions" },
+        html("button", { type: "button", class: "btn small", "data-action": "make-host", onclick: () => actions.send(MSG.HAND_OVER, { seat: i }) }, L("make_host")),
+        html("button", { type: "button", class: "btn small danger", "data-action": "kick", onclick: () => actions.send(MSG.KICK, { seat: i }) }, L("kick"))) : null));
+  }
+
+  const st = room.settings;
+  const sheetName = typeof st.sheet === "string" ? L(`sheet_${st.sheet}`) : st.sheet.custom;
+  const settings = html("dl", { class: "settings-list" },
+    html("dt", null, L("sheet")), html("dd", { "data-setting": "sheet" }, sheetName),
+    html("dt", null, L("players_count")), html("dd", null, String(st.seats)),
+    html("dt", null, L("turn_clock")), html("dd", null, st.turn_clock ? L("seconds", { n: st.turn_clock }) : L("no_clock")),
+    html("dt", null, L("spectators")), html("dd", null, st.spectators ? "✓" : "✗"));
+
+  const canStart = room.seats.length >= 2;
+  const start = isHost
+    ? html("div", { class: "start-box" },
+      html("button", { type: "button", class: "btn primary big", "data-action": "start", disabled: !canStart, onclick: async (e) => {
+        e.target.disabled = true;
+        const r = await actions.send(MSG.START, {});
+        if (!r) e.target.disabled = false;
+      } }, glyph("play", 16), ` ${L("start_game")}`),
+      canStart ? null : html("p", { class: "muted" }, L("need_two")))
+    : html("p", { class: "waiting" }, S.role === ROLES.SPECTATOR ? [glyph("eye", 16), ` ${L("watching")} · ${L("waiting_host")}`] : L("waiting_host"));
+
+  return html("div", { class: "screen lobby", "data-screen": "lobby" },
+    html("header", { class: "app-bar" },
+      html("a", { class: "brand", href: "/" }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", null, "Rajas")),
+      html("span", { class: "bar-title" }, `${L("lobby")} · ${room.code}`),
+      html("span", { class: "spacer" }), statusBadge(), langSelect()),
+    html("main", { class: "lobby-main" },
+      html("section", { class: "card" },
+        html("h2", null, L("seats_of", { n: room.seats.length, m: st.seats })),
+        seats,
+        html("p", { class: "muted", "data-count": "spectators" }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
+        start,
+        html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")))),
+      html("section", { class: "card" },
+        html("h2", null, L("invite_friends")),
+        linkRow(L("invite_code"), invite, lang, "data-invite"),
+        html("div", { class: "big-code", "data-code": room.code }, room.code),
+        watch && st.spectators ? linkRow(L("spectator_link"), watch, lang, "data-watch-link") : null,
+        html("h3", null, L("settings")), settings,
+        html("p", { class: "muted small" }, L("settings_fixed")))));
+}

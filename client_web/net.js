@@ -1,0 +1,185 @@
+// The websocket client: JSON text frames, hello handshake, requests matched to replies, versioned
+// updates applied in order (a gap asks for a snapshot), and automatic reconnection with backoff.
+//
+//   const net = new Net({ url, onStatus, onSnapshot, onUpdate, onPresence, onNotice, onReconnect });
+//   net.connect();                       // opens, says hello, then calls onReconnect(net) (also after drops)
+//   await net.request("join", {...});    // resolves with the reply's data, rejects with {code, message}
+//   net.close();
+//
+// Status: "connecting" | "online" | "offline" (with net.retryIn seconds until the next attempt).
+
+import { PROTOCOL_VERSION, CLIENT_NAME, MSG } from "./protocol.js";
+
+const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
+const REQUEST_TIMEOUT = 15000;
+
+function randomPrefix() {
+  const a = new Uint32Array(2);
+  crypto.getRandomValues(a);
+  return a[0].toString(36) + a[1].toString(36).slice(0, 4);
+}
+
+export class RequestError extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.code = code;
+  }
+}
+
+export class Net {
+  constructor(opts) {
+    this.opts = opts;
+    this.url = opts.url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    this.prefix = randomPrefix(); // message ids are unique per seat across connections and tabs
+    this.counter = 0;
+    this.pending = new Map(); // id -> {resolve, reject, timer, type}
+    this.ws = null;
+    this.status = "offline";
+    this.attempt = 0;
+    this.retryIn = 0;
+    this.v = null; // the last room version applied
+    this.snapshotAsked = false;
+    this.closed = false;
+    this.sent = { total: 0 };
+  }
+
+  nextId() {
+    this.counter += 1;
+    return `${this.prefix}-${this.counter}`;
+  }
+
+  setStatus(s) {
+    this.status = s;
+    this.opts.onStatus?.(s, this);
+  }
+
+  connect() {
+    this.closed = false;
+    clearTimeout(this.retryTimer);
+    this.setStatus("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (e) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = async () => {
+      try {
+        await this.request(MSG.HELLO, { protocol: PROTOCOL_VERSION, client: CLIENT_NAME });
+      } catch (e) {
+        this.opts.onFatal?.(e);
+        return;
+      }
+      this.attempt = 0;
+      this.setStatus("online");
+      try {
+        await this.opts.onReconnect?.(this);
+      } catch (e) {
+        this.opts.onFatal?.(e);
+      }
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const [, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(new RequestError("disconnected", "the connection dropped"));
+      }
+      this.pending.clear();
+      if (this.closed) { this.setStatus("offline"); return; }
+      if (ev.code === 1008) this.opts.onNotice?.({ code: "closed", message: ev.reason || "closed by the server" });
+      this.scheduleRetry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleRetry() {
+    const delay = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)] * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.retryIn = Math.ceil(delay / 1000);
+    this.setStatus("offline");
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // Drops the socket as a network failure would (used by the tests and the "reconnect now" button).
+  drop() {
+    this.ws?.close();
+  }
+
+  reconnectNow() {
+    if (this.status === "offline" && !this.closed) { this.attempt = 0; this.connect(); }
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.ws?.close(1000, "bye");
+  }
+
+  request(type, fields = {}) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(new RequestError("disconnected", "not connected"));
+        return;
+      }
+      const id = this.nextId();
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RequestError("timeout", "the server did not answer"));
+      }, REQUEST_TIMEOUT);
+      this.pending.set(id, { resolve, reject, timer, type });
+      this.sent[type] = (this.sent[type] || 0) + 1;
+      this.sent.total += 1;
+      this.ws.send(JSON.stringify({ ...fields, type, id }));
+    });
+  }
+
+  receive(raw) {
+    let msg;
+    try { msg = JSON.parse(raw); } catch { return; }
+    switch (msg.type) {
+      case "reply": {
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        clearTimeout(p.timer);
+        if (msg.ok) p.resolve(msg.data || {});
+        else p.reject(new RequestError(msg.code, msg.message));
+        return;
+      }
+      case "snapshot":
+        this.v = msg.v;
+        this.snapshotAsked = false;
+        this.opts.onSnapshot?.(msg);
+        return;
+      case "update":
+        if (this.v === null || msg.v <= this.v) return; // before our snapshot, or already applied
+        if (msg.v !== this.v + 1) { this.askSnapshot(); return; } // missed something
+        this.v = msg.v;
+        this.opts.onUpdate?.(msg);
+        return;
+      case "presence":
+        this.opts.onPresence?.(msg);
+        return;
+      case "notice":
+        this.opts.onNotice?.(msg);
+        return;
+      default:
+    }
+  }
+
+  askSnapshot() {
+    if (this.snapshotAsked) return;
+    this.snapshotAsked = true;
+    this.request(MSG.SNAPSHOT).catch(() => { this.snapshotAsked = false; });
+  }
+
+  // A new room (join) starts a new version sequence.
+  resetVersion() {
+    this.v = null;
+    this.snapshotAsked = false;
+  }
+}
