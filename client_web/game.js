@@ -245,7 +245,7 @@ export class GameView {
         html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? this.L("bot") : s.connected ? this.L("online") : this.L("away"))));
     });
     this.playersBox.replaceChildren(html("h2", null, this.L("players")), list,
-      html("p", { class: "muted small", "data-count": "spectators" }, glyph("eye", 15), ` ${this.L("watching_n", { n: S.room.spectators })}`));
+      html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${this.L("watching_n", { n: S.room.spectators })}`));
   }
 
   renderLog() {

@@ -79,7 +79,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
       html("section", { class: "card" },
         html("h2", null, L("seats_of", { n: room.seats.length, m: st.seats })),
         seats,
-        html("p", { class: "muted", "data-count": "spectators" }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
+        html("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
         start,
         html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")))),
       html("section", { class: "card" },

@@ -28,6 +28,7 @@ SHOT_AT = 70  # ... and the mid-game screenshot is taken
 
 def shoot(page: Any, name: str, docs: bool = True, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
     if docs:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -124,7 +125,7 @@ def test_a_spectator_joins_and_the_host_starts(room: dict[str, Any]) -> None:
     host, guest, watcher = room["host"], room["guest"], room["watcher"]
     watcher.goto(room["watch_link"])
     wait_app(watcher, "a.role === 'spectator' && a.screen === 'lobby'")
-    host.wait_for_function("document.querySelector('[data-screen=lobby] [data-count=spectators]').textContent.includes('1')")
+    host.wait_for_selector("[data-screen=lobby] [data-count=spectators][data-n='1']")
     host.click("[data-action=start]")
     for p in (host, guest, watcher):
         wait_app(p, "a.screen === 'game' && a.status === 'playing'")
@@ -175,7 +176,9 @@ def _illegal_clicks_send_nothing(mover: Any, other: Any, watcher: Any) -> None:
             loc.first.click(force=True)
     # the other player and the spectator click every die and every province space
     for p in (other, watcher):
-        for sel in [".tray-middle .die-slot", ".big-sheet .province-space", ".big-sheet .river-space", ".big-sheet .palace-row"]:
+        places = [".tray-middle .die-slot", ".big-sheet .province-space", ".big-sheet .river-space"]
+        places.append(".big-sheet .palace-row")
+        for sel in places:
             loc = p.locator(sel)
             for i in range(min(loc.count(), 6)):
                 loc.nth(i).click(force=True)
