@@ -13,14 +13,15 @@ from pydantic import ValidationError
 from rajas.protocol import ProtocolError, RoomSettings
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .connection import Conn, Limits
 from .hub import Hub
-from .room import LOBBY
+from .metrics import Metrics
+from .room import LOBBY, PLAYING
 from .session import Session
 from .store import RoomStore
 
@@ -38,21 +39,30 @@ def _error(err: ProtocolError) -> JSONResponse:
     return JSONResponse({"ok": False, "code": err.code, "message": err.message}, status_code=status)
 
 
-def create_app(store: RoomStore, limits: Limits | None = None) -> Starlette:
+def create_app(store: RoomStore, limits: Limits | None = None, node: str = "local", **hub_options: float) -> Starlette:
     limits = limits or Limits()
-    hub = Hub(store)
+    metrics = Metrics(node)
+    hub = Hub(store, metrics, **hub_options)
+    conns: set[Conn] = set()
+    _gauges(metrics, hub, conns)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
+        hub.start()
+        log.info("node started", extra={"event": "node_started", "store": type(store).__name__})
         try:
             yield
         finally:
             await hub.close()
             await store.close()
+            log.info("node stopped", extra={"event": "node_stopped"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms_here": len(hub.rooms)})
+        return JSONResponse({"ok": True, "node": node, "rooms_here": len(hub.rooms), "connections": len(conns)})
+
+    async def metrics_route(request: Request) -> Response:
+        return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
     async def create_room(request: Request) -> Response:
         try:
@@ -104,6 +114,8 @@ def create_app(store: RoomStore, limits: Limits | None = None) -> Starlette:
         conn = Conn(ws.send_bytes, ws.send_text, close, limits)
         session = Session(hub, conn, _base_url(ws.url))
         writer = hub._spawn(conn.writer())
+        conns.add(conn)
+        metrics.connections_total.inc()
         try:
             while not conn.closed:
                 message = await ws.receive()
@@ -118,15 +130,22 @@ def create_app(store: RoomStore, limits: Limits | None = None) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
+            conns.discard(conn)
             conn.closed = True
             if conn.close_reason is None:
                 conn.drop(1000, "bye")
-            await hub.detach(conn)
+            elif conn.close_reason[0] == 4008:
+                metrics.dropped.inc()
+            try:
+                await hub.detach(conn)
+            except Exception:  # the store is away; the presence heartbeat puts the counts right later
+                metrics.store_errors.inc()
             with contextlib.suppress(Exception):
                 await writer
 
     routes = [
         Route("/health", health),
+        Route("/metrics", metrics_route),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", room_list, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
@@ -137,6 +156,39 @@ def create_app(store: RoomStore, limits: Limits | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     return app
+
+
+def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
+    def timers() -> list[tuple[str, float]]:
+        kinds: dict[str, int] = {"clock": 0, "grace": 0}
+        for lr in hub.rooms.values():
+            for name in lr.timers:
+                kind = name.split(":")[0]
+                kinds[kind] = kinds.get(kind, 0) + 1
+        return [(f'{{kind="{k}"}}', n) for k, n in sorted(kinds.items())]
+
+    def roles() -> list[tuple[str, float]]:
+        players = sum(1 for c in conns if c.role == "player")
+        spectators = sum(1 for c in conns if c.role == "spectator")
+        return [
+            ('{role="player"}', players),
+            ('{role="spectator"}', spectators),
+            ('{role="none"}', len(conns) - players - spectators),
+        ]
+
+    metrics.gauge("rajas_connections", "open websocket connections on this node", roles)
+    metrics.gauge("rajas_rooms", "rooms with a connection or a timer on this node", lambda: [("", len(hub.rooms))])
+    metrics.gauge(
+        "rajas_rooms_playing",
+        "of those, rooms with a game in progress",
+        lambda: [("", sum(1 for lr in hub.rooms.values() if lr.room is not None and lr.room.status == PLAYING))],
+    )
+    metrics.gauge("rajas_timers", "grace and turn-clock timers armed on this node", timers)
+    metrics.gauge(
+        "rajas_bots_driving",
+        "rooms whose bot this node is playing now",
+        lambda: [("", sum(lr.driving for lr in hub.rooms.values()))],
+    )
 
 
 async def _noop_bytes(data: bytes) -> None:

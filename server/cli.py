@@ -7,6 +7,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from .config import SERVE, ConfigError, env_default, help_for
+
 
 def _simulate(args: argparse.Namespace) -> int:
     from rajas.engine.simulate import simulate
@@ -27,8 +29,11 @@ def _serve(args: argparse.Namespace) -> int:
     from .connection import Limits
     from .serve import serve
 
+    if args.log_format not in ("json", "text"):
+        print("rajas serve: --log-format is json or text", file=sys.stderr)
+        return 2
     limits = Limits(rate=args.rate, burst=args.burst, queue=args.queue)
-    serve(args.host, args.port, args.redis, args.room_ttl, limits, args.log_level)
+    serve(args, limits)
     return 0
 
 
@@ -85,16 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(func=_simulate)
 
     srv = sub.add_parser("serve", help="run the game server (websocket /ws, HTTP /api, the web client at /)")
-    srv.add_argument("--host", default="127.0.0.1")
-    srv.add_argument("--port", type=int, default=8000)
-    srv.add_argument(
-        "--redis", default=None, metavar="URL", help="share rooms through Redis, e.g. redis://localhost:6379/0"
-    )
-    srv.add_argument("--room-ttl", type=float, default=7200.0, help="seconds an abandoned room is kept")
-    srv.add_argument("--rate", type=float, default=100.0, help="messages per second per connection")
-    srv.add_argument("--burst", type=float, default=200.0, help="messages a connection may send at once")
-    srv.add_argument("--queue", type=int, default=1024, help="outgoing frames queued before a slow client is dropped")
-    srv.add_argument("--log-level", default="warning")
+    for flag, (_, kind, _, _) in SERVE.items():
+        try:
+            default = env_default(flag)
+        except ConfigError as e:
+            parser.error(str(e))
+        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=default, help=help_for(flag))
     srv.set_defaults(func=_serve)
 
     bots = sub.add_parser("bots", help="play whole games against a server with bot clients over websockets")

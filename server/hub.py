@@ -16,16 +16,34 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgpack  # type: ignore[import-untyped]
 from rajas.engine.bots import BOTS, Bot
 from rajas.protocol import ProtocolError, pack, unpack
 from rajas.protocol.messages import RoomSettings
 
 from .connection import Conn, Frame
+from .metrics import Metrics
 from .room import OVER, PLAYING, Event, Room
 from .store import SPECTATORS, RoomStore
 
 log = logging.getLogger("rajas.server")
 COMMIT_TRIES = 8
+
+
+def peek(message: bytes) -> dict[str, Any]:
+    """The head of a channel message: `type`, `v` and `events` of an update without decoding the room and
+    game views behind them (every node receives every update of its rooms; only its clients need the rest)."""
+    u = msgpack.Unpacker(raw=False, strict_map_key=False)
+    u.feed(message)
+    head: dict[str, Any] = {}
+    for _ in range(u.read_map_header()):
+        key = u.unpack()
+        head[key] = u.unpack()
+        if "type" in head and "v" in head and "events" in head:
+            break
+        if head.get("type") not in (None, "update"):  # presence and the like: small, take it all
+            return dict(unpack(message))
+    return head
 
 Change = Callable[[Room], tuple[list[Event], list[Any] | None, Any]]
 
@@ -50,13 +68,24 @@ class LocalRoom:
         self.bots: dict[int, Bot] = {}
         self.driving = False
         self.listener: Callable[[bytes], None] | None = None
+        self.last = time.monotonic()  # when this node last saw the room change (commit or channel)
 
 
 class Hub:
-    def __init__(self, store: RoomStore) -> None:
+    def __init__(
+        self, store: RoomStore, metrics: Metrics | None = None, tick: float = 0.5, stall: float = 2.0
+    ) -> None:
         self.store = store
+        self.metrics = metrics or Metrics("local")
         self.rooms: dict[str, LocalRoom] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.tick = tick  # how often the watchdog looks at this node's rooms
+        self.stall = stall  # seconds without a change before a room owed a bot move or a clock counts as stalled
+        self.heartbeat = getattr(store, "heartbeat", 2.0)
+        self._watchdog: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._watchdog = self._spawn(self._watch())
 
     async def close(self) -> None:
         for lr in self.rooms.values():
@@ -82,6 +111,7 @@ class Hub:
         for _ in range(5):
             room = Room.create(settings)
             if await self.store.create(room.code, room.watch, pack(room.to_record()), settings.public):
+                log.info("room created", extra={"event": "room_created", "room": room.code})
                 return room
         raise ProtocolError("internal", "could not find a free invite code")
 
@@ -140,29 +170,50 @@ class Hub:
                 except Skip as s:
                     return s.result
                 new.v = room.v + 1
+                record, game = new.encode()  # the state's dict is built once for both
                 message = {
                     "type": "update",
                     "v": new.v,
                     "events": events,
                     "room": new.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
-                    "game": new.game_view(),
+                    "game": game,
                 }
-                ok = await self.store.commit(
-                    code, room.v, pack(new.to_record()), pack(entry) if entry is not None else None, pack(message)
-                )
+                packed = pack(message)
+                try:
+                    ok = await self.store.commit(
+                        code, room.v, pack(record), pack(entry) if entry is not None else None, packed
+                    )
+                except Exception:
+                    self.metrics.store_errors.inc()
+                    raise
                 if not ok:
+                    self.metrics.conflicts.inc()
                     continue
+                self.metrics.commits.inc()
+                self.metrics.update_bytes.inc(by=len(packed))
                 if lr.room is None or lr.room.v < new.v:
                     lr.room = new
                 lr.newest = max(lr.newest, new.v)
+                lr.last = time.monotonic()
             self._after_commit(lr, new)
+            self._log_milestones(code, events)
             return result
         raise ProtocolError("internal", "the room is too busy, try again")
 
     # ---- channel -----------------------------------------------------------------------------------------
 
+    def _log_milestones(self, code: str, events: list[Event]) -> None:
+        for e in events:
+            kind = e.get("type")
+            if kind == "game_starting":
+                log.info("game started", extra={"event": "game_started", "room": code, "players": e["players"]})
+            elif kind == "game_over":
+                log.info("game over", extra={"event": "game_over", "room": code})
+            elif kind in ("bot_took_over", "clock_expired"):
+                log.info(kind.replace("_", " "), extra={"event": kind, "room": code, "player": e["player"]})
+
     def _on_message(self, lr: LocalRoom, message: bytes) -> None:
-        obj = unpack(message)
+        obj = peek(message)
         kind = obj.get("type")
         if kind == "_presence":
             counts = obj["counts"]
@@ -171,9 +222,11 @@ class Hub:
                 {"type": "presence", "connected": self._connected(lr), "spectators": lr.counts.get(SPECTATORS, 0)}
             )
             self._broadcast(lr, frame)
+            self._grace_for_absent(lr)
             return
         v = int(obj["v"])
         lr.newest = max(lr.newest, v)
+        lr.last = time.monotonic()
         if lr.room is not None and lr.room.v < v:
             # Another node committed: it now keeps this room's clock, so this node's clock stands down.
             timer = lr.timers.pop("clock", None)
@@ -181,6 +234,7 @@ class Hub:
                 timer.cancel()
         frame = Frame(message)
         self._broadcast(lr, frame)
+        self.metrics.updates.inc(by=len(lr.conns))
         for e in obj["events"]:
             if e["type"] == "kicked":
                 for conn in list(lr.conns):
@@ -334,14 +388,92 @@ class Hub:
                     if r.v != at:
                         raise Skip()  # the room moved on while the bot thought; think again
                     events, entry = r.decide(seat, wire, "bot", time.time())
-                    return events, entry, None
+                    return events, entry, True
 
                 with contextlib.suppress(ProtocolError):
-                    await self.change(lr.code, play)
+                    if await self.change(lr.code, play):
+                        self.metrics.decisions.inc("bot")
         finally:
             lr.driving = False
             await self._release(lr)
         log.error("bot driver gave up in room %s", lr.code)
+
+    # ---- the watchdog: what a node that died would have done ----------------------------------------------
+
+    async def _watch(self) -> None:
+        """Timers and the bot run on the node that made a room's last commit. If that node dies, any node with
+        a connection in the room notices the stall here and takes over; and every few beats each node
+        restates its presence counts (dropping those of dead nodes) and catches updates it missed."""
+        beat = 0.0
+        while True:
+            await asyncio.sleep(self.tick)
+            beat += self.tick
+            try:
+                if beat >= self.heartbeat:
+                    beat = 0.0
+                    await self._refresh()
+                for lr in list(self.rooms.values()):
+                    await self._heal(lr)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the store is away (Redis restarting): try again next tick
+                self.metrics.store_errors.inc()
+                log.warning("watchdog: %s", e, extra={"event": "watchdog_failed"})
+
+    async def _refresh(self) -> None:
+        here: dict[str, dict[str, int]] = {}
+        for code, lr in self.rooms.items():
+            counts: dict[str, int] = {}
+            for conn in lr.conns:
+                key = conn.seat_id if conn.role == "player" and conn.seat_id is not None else SPECTATORS
+                counts[key] = counts.get(key, 0) + 1
+            here[code] = counts
+        if not here:
+            return
+        versions = await self.store.refresh(here)
+        for code, v in versions.items():
+            lr = self.rooms.get(code)
+            if lr is None or v <= lr.newest:
+                continue
+            # Updates were published while this node could not hear them (Redis restarted): the clients
+            # here get the room afresh, as a snapshot.
+            lr.newest = v
+            lr.last = time.monotonic()
+            async with lr.lock:
+                room = await self.load(code, fresh=True)
+                frame = Frame.of(self.snapshot(lr, room))
+            self._broadcast(lr, frame)
+            log.info("missed updates: snapshot resent", extra={"event": "resync", "room": code, "v": v})
+
+    async def _heal(self, lr: LocalRoom) -> None:
+        if time.monotonic() - lr.last < self.stall or not lr.conns:
+            return
+        room = lr.room
+        if room is None or room.v < lr.newest:
+            room = await self.load(lr.code, fresh=True)
+        if room.status != PLAYING:
+            return
+        if room.bot_to_move() is not None and not lr.driving:
+            self.metrics.takeovers.inc("bot")
+            log.info("bot stalled: taking over", extra={"event": "takeover", "kind": "bot", "room": lr.code})
+            self.drive(lr)
+        deadline = room.deadline
+        late = deadline is not None and time.time() > deadline + self.stall
+        if late and room.auto != room.clock_key and "clock" not in lr.timers:
+            self.metrics.takeovers.inc("clock")
+            log.info("turn clock stalled: taking over", extra={"event": "takeover", "kind": "clock", "room": lr.code})
+            assert deadline is not None
+            lr.timers["clock"] = self._spawn(self._clock(lr, room.clock_key, deadline))
+        self._grace_for_absent(lr)
+
+    def _grace_for_absent(self, lr: LocalRoom) -> None:
+        """A seat nobody is connected to gets its grace timer here too (its own node may be gone)."""
+        room = lr.room
+        if room is None or room.status != PLAYING or not lr.conns:
+            return
+        for seat in room.seats:
+            if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0:
+                self._start_grace(lr, seat["id"], room.settings["grace"])
 
     # ---- game log ----------------------------------------------------------------------------------------
 

@@ -44,31 +44,88 @@ redis.call('PUBLISH', ARGV[5], ARGV[4])
 return 1
 """
 
-# KEYS: presence hash, room hash. ARGV: key, delta, channel, ttl. Publishes all counts (msgpack).
+# Presence is kept per node: field "<seat id or ~spectators>|<node>" = that node's open connections, so
+# a node that dies (kill -9, no goodbye) cannot leave counts behind: its heartbeat key expires and the
+# next presence call of any node drops its fields. KEYS: presence hash, room hash, log list.
+# ARGV: node, ttl, channel, alive-key prefix, mode, then pairs. Mode 'd': pairs = key, delta (a connection
+# came or went). Mode 's': pairs = key, count for every key this node has (restates the node's truth).
+# Publishes the totals (msgpack) when anything changed; returns {room version, flat totals}.
 PRESENCE = """
-local n = redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
-if n <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+local suffix = '|' .. ARGV[1]
+local changed = false
+if ARGV[5] == 'd' then
+  local f = ARGV[6] .. suffix
+  local n = redis.call('HINCRBY', KEYS[1], f, ARGV[7])
+  if n <= 0 then redis.call('HDEL', KEYS[1], f) end
+  changed = true
+else
+  local want = {}
+  for i = 6, #ARGV, 2 do want[ARGV[i] .. suffix] = ARGV[i + 1] end
+  local cur = redis.call('HGETALL', KEYS[1])
+  for i = 1, #cur, 2 do
+    if string.sub(cur[i], -#suffix) == suffix and want[cur[i]] ~= cur[i + 1] then
+      redis.call('HDEL', KEYS[1], cur[i])
+      changed = true
+    end
+  end
+  for f, n in pairs(want) do
+    if redis.call('HSETNX', KEYS[1], f, n) == 1 then changed = true end
+  end
+end
 local all = redis.call('HGETALL', KEYS[1])
-local counts = {}
-for i = 1, #all, 2 do counts[all[i]] = tonumber(all[i + 1]) end
-redis.call('PUBLISH', ARGV[3], cmsgpack.pack({type = '_presence', counts = counts}))
-return all
+local counts, alive, flat = {}, {}, {}
+for i = 1, #all, 2 do
+  local key, owner = string.match(all[i], '^(.*)|([^|]*)$')
+  if key ~= nil and alive[owner] == nil then alive[owner] = redis.call('EXISTS', ARGV[4] .. owner) == 1 end
+  if key ~= nil and alive[owner] then
+    counts[key] = (counts[key] or 0) + tonumber(all[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+    changed = true
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+local v = redis.call('HGET', KEYS[2], 'v')
+if v then
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+  if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('EXPIRE', KEYS[3], ARGV[2]) end
+  local w = redis.call('HGET', KEYS[2], 'w')
+  if w then redis.call('EXPIRE', w, ARGV[2]) end
+end
+for k, n in pairs(counts) do
+  if n > 0 then
+    flat[#flat + 1] = k
+    flat[#flat + 1] = n
+  end
+end
+if changed then redis.call('PUBLISH', ARGV[3], cmsgpack.pack({type = '_presence', counts = counts})) end
+return {v or '0', flat}
 """
 
 
 class RedisStore(RoomStore):
-    def __init__(self, url: str, ttl: float = 7200.0) -> None:
+    def __init__(
+        self, url: str, ttl: float = 7200.0, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0
+    ) -> None:
         self.url = url
         self.ttl = int(ttl)
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=False)
+        self.node = node or uuid.uuid4().hex[:12]
+        self.heartbeat = heartbeat
+        self.node_ttl = max(1, round(node_ttl))
+        # A bounded pool: a burst of commits queues for a connection instead of opening hundreds.
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10)
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
         self._presence = self.redis.register_script(PRESENCE)
         self.pubsub: Any = None
         self.listeners: dict[str, list[Listener]] = {}
         self._reader: asyncio.Task[None] | None = None
+        self._beater: asyncio.Task[None] | None = None
+
+    @property
+    def alive_key(self) -> str:
+        return f"{PREFIX}alive:{self.node}"
 
     @staticmethod
     def _room(code: str) -> str:
@@ -84,16 +141,28 @@ class RedisStore(RoomStore):
 
     async def start(self) -> None:
         await self.redis.ping()
+        await self.redis.set(self.alive_key, b"1", ex=self.node_ttl)  # before any presence of ours counts
+        self._beater = asyncio.create_task(self._beat())
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         # A node channel first, so the reader always has a subscribed connection to listen on.
-        await self.pubsub.subscribe(f"{PREFIX}node:{uuid.uuid4().hex}")
+        await self.pubsub.subscribe(f"{PREFIX}node:{self.node}")
         self._reader = asyncio.create_task(self._read())
 
+    async def _beat(self) -> None:
+        """This node is alive as long as this key is: other nodes drop our presence counts when it expires."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            with contextlib.suppress(Exception):  # Redis away: retried next beat; the key comes back with it
+                await self.redis.set(self.alive_key, b"1", ex=self.node_ttl)
+
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        for task in (self._reader, self._beater):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.alive_key)  # a clean stop: our counts go at once
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
                 await self.pubsub.aclose()
@@ -140,10 +209,31 @@ class RedisStore(RoomStore):
         got: list[bytes] = await self.redis.lrange(self._log(code), 0, -1)
         return got
 
+    def _presence_keys(self, code: str) -> list[str]:
+        return [f"{PREFIX}presence:{code}", self._room(code), self._log(code)]
+
+    def _presence_args(self, code: str, mode: str, pairs: list[Any]) -> list[Any]:
+        return [self.node, self.ttl, self.channel(code), f"{PREFIX}alive:", mode, *pairs]
+
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
-        keys = [f"{PREFIX}presence:{code}", self._room(code)]
-        flat = await self._presence(keys=keys, args=[key, delta, self.channel(code), self.ttl])
-        return {flat[i].decode(): int(flat[i + 1]) for i in range(0, len(flat), 2) if int(flat[i + 1]) > 0}
+        got = await self._presence(keys=self._presence_keys(code), args=self._presence_args(code, "d", [key, delta]))
+        flat = got[1]
+        return {flat[i].decode(): int(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+    async def refresh(self, here: dict[str, dict[str, int]]) -> dict[str, int]:
+        versions: dict[str, int] = {}
+        codes = list(here)
+        for start in range(0, len(codes), 200):  # pipelined in batches: one round trip per 200 rooms
+            batch = codes[start : start + 200]
+            pipe = self.redis.pipeline(transaction=False)
+            for code in batch:
+                pairs = [x for key, n in here[code].items() if n > 0 for x in (key, n)]
+                await self._presence(
+                    keys=self._presence_keys(code), args=self._presence_args(code, "s", pairs), client=pipe
+                )
+            for code, got in zip(batch, await pipe.execute(), strict=True):
+                versions[code] = int(got[0])
+        return versions
 
     async def subscribe(self, code: str, listener: Listener) -> None:
         first = code not in self.listeners

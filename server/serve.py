@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
+import resource
+
 import uvicorn
 from rajas.protocol import MAX_FRAME
 
+from . import logs
 from .app import create_app
+from .config import node_name
 from .connection import Limits
 from .memory_store import MemoryStore
 from .redis_store import RedisStore
 from .store import RoomStore
 
 
-def make_store(redis_url: str | None, room_ttl: float) -> RoomStore:
-    return RedisStore(redis_url, ttl=room_ttl) if redis_url else MemoryStore(ttl=room_ttl)
+def make_store(
+    redis_url: str | None, room_ttl: float, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0
+) -> RoomStore:
+    if redis_url:
+        return RedisStore(redis_url, ttl=room_ttl, node=node, heartbeat=heartbeat, node_ttl=node_ttl)
+    return MemoryStore(ttl=room_ttl)
 
 
 def uvicorn_config(app: object, host: str, port: int, log_level: str = "warning") -> uvicorn.Config:
@@ -28,12 +37,26 @@ def uvicorn_config(app: object, host: str, port: int, log_level: str = "warning"
         ws_per_message_deflate=False,  # compression costs CPU and 50 KiB per connection; messages are small
         lifespan="on",
         log_level=log_level,
+        log_config=None,  # logs.setup routes uvicorn's loggers to our handler
         access_log=False,
+        backlog=4096,  # a reconnect storm after a node dies arrives all at once
     )
 
 
-def serve(
-    host: str, port: int, redis_url: str | None, room_ttl: float, limits: Limits, log_level: str = "warning"
-) -> None:
-    app = create_app(make_store(redis_url, room_ttl), limits)
-    uvicorn.Server(uvicorn_config(app, host, port, log_level)).run()
+def raise_fd_limit() -> int:
+    """Each socket is a file descriptor: take the hard limit, so 10,000 clients fit on one node."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def serve(args: argparse.Namespace, limits: Limits) -> None:
+    node = args.node or node_name()
+    logs.setup(args.log_level, args.log_format, node)
+    raise_fd_limit()
+    store = make_store(args.redis, args.room_ttl, node, args.heartbeat, args.node_ttl)
+    app = create_app(store, limits, node=node, tick=min(0.5, args.stall / 2), stall=args.stall)
+    config = uvicorn_config(app, args.host, args.port, args.log_level)
+    logs.setup(args.log_level, args.log_format, node)  # again: uvicorn's Config set its own levels
+    uvicorn.Server(config).run()

@@ -44,10 +44,11 @@ class Session:
             self._remember(mid, frame)
 
     def refuse(self, mid: str | int | None, err: ProtocolError) -> None:
+        self.hub.metrics.errors.inc(err.code)
         frame = self.conn.send({"type": "reply", "id": mid, "ok": False, "code": err.code, "message": err.message})
-        if mid is not None:
+        if mid is not None and err.code != "internal":  # a server fault may pass: the same id tries again
             self._remember(mid, frame)
-        if self.conn.strike():
+        if err.code != "internal" and self.conn.strike():  # our faults are not the client's strikes
             self.conn.drop(1008, "too many refused messages")
 
     def _remember(self, mid: str | int, frame: Any) -> None:
@@ -61,6 +62,8 @@ class Session:
         if not conn.greeted:
             conn.binary = isinstance(frame, bytes)  # the hello's frame type is the format from then on
         mid: str | int | None = None
+        started = time.perf_counter()
+        self.hub.metrics.messages.inc()
         try:
             obj = decode_obj(frame)
             mid = raw_id(obj)
@@ -72,6 +75,9 @@ class Session:
                 return
             msg = parse_message(obj)
             data = await self.dispatch(msg)
+            if isinstance(msg, Decide) and data is not None and not data.get("duplicate"):
+                self.hub.metrics.decisions.inc("player")
+                self.hub.metrics.latency.observe(time.perf_counter() - started)
         except ProtocolError as e:
             self.refuse(mid, e)
             return

@@ -45,6 +45,13 @@ class RoomStore(ABC):
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
         """Adds delta to the open connections of a seat (or SPECTATORS), publishes and returns all counts."""
 
+    async def refresh(self, here: dict[str, dict[str, int]]) -> dict[str, int]:
+        """Periodic self-healing for many nodes: restates this node's own presence counts per room
+        (`here`: room -> key -> open connections on this node), drops the counts of nodes that stopped
+        sending heartbeats, and returns each room's stored version so the caller can notice a lost
+        update. A single process has nothing to heal: its counts are always right."""
+        return {}
+
     @abstractmethod
     async def subscribe(self, code: str, listener: Listener) -> None: ...
 

@@ -1,0 +1,52 @@
+"""Settings of `rajas serve` from the environment: every flag has a RAJAS_* variable as its default, so a
+container or a process manager configures a node without a command line (flags still win)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+# flag -> (environment variable, type, default, help)
+SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
+    "host": ("RAJAS_HOST", str, "127.0.0.1", "address to listen on"),
+    "port": ("RAJAS_PORT", int, 8000, "port to listen on"),
+    "redis": ("RAJAS_REDIS_URL", str, None, "share rooms through Redis, e.g. redis://localhost:6379/0"),
+    "room_ttl": ("RAJAS_ROOM_TTL", float, 7200.0, "seconds an abandoned room is kept"),
+    "rate": ("RAJAS_RATE", float, 100.0, "messages per second per connection"),
+    "burst": ("RAJAS_BURST", float, 200.0, "messages a connection may send at once"),
+    "queue": ("RAJAS_QUEUE", int, 1024, "outgoing frames queued before a slow client is dropped"),
+    "log_level": ("RAJAS_LOG_LEVEL", str, "info", "debug, info, warning, error"),
+    "log_format": ("RAJAS_LOG_FORMAT", str, "json", "json (one object per line) or text"),
+    "node": ("RAJAS_NODE", str, None, "this node's name in logs and /metrics (default: host-pid-random)"),
+    "heartbeat": ("RAJAS_HEARTBEAT", float, 2.0, "seconds between a node's heartbeats and presence checks"),
+    "node_ttl": ("RAJAS_NODE_TTL", float, 6.0, "seconds without a heartbeat before a node counts as dead"),
+    "stall": ("RAJAS_STALL", float, 2.0, "seconds a room owed a bot move or a clock may sit before takeover"),
+}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def env_default(flag: str, environ: dict[str, str] | None = None) -> Any:
+    var, kind, default, _ = SERVE[flag]
+    raw = (environ if environ is not None else os.environ).get(var)
+    if raw is None or raw == "":
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ConfigError(f"{var}={raw!r} is not a valid {kind.__name__}") from None
+
+
+def help_for(flag: str) -> str:
+    var, _, default, text = SERVE[flag]
+    return f"{text} (env {var}; default {default})"
+
+
+def node_name() -> str:
+    """Unique per process start: a restarted container keeps its hostname and often its pid (1)."""
+    return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"

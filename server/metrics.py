@@ -1,0 +1,142 @@
+"""Prometheus metrics of one node, rendered by hand in the text exposition format (no dependency).
+
+One `Metrics` per app, so two nodes in one test process keep their own figures. Counters only grow;
+gauges that can be read off the hub (connections, rooms, timers) are computed when scraped.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
+
+# Decision latency is sub-millisecond when healthy; the upper buckets catch a stalled store.
+LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+_CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _labels(pairs: Iterable[tuple[str, str]]) -> str:
+    inner = ",".join(f'{k}="{v}"' for k, v in pairs)
+    return "{" + inner + "}" if inner else ""
+
+
+class Counter:
+    def __init__(self, name: str, help: str, label: str | None = None) -> None:
+        self.name, self.help, self.label = name, help, label
+        self.values: dict[str, float] = {}
+        if label is None:
+            self.values[""] = 0.0
+
+    def inc(self, key: str = "", by: float = 1.0) -> None:
+        self.values[key] = self.values.get(key, 0.0) + by
+
+    def value(self, key: str = "") -> float:
+        return self.values.get(key, 0.0)
+
+    def render(self) -> list[str]:
+        out = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} counter"]
+        for key, v in sorted(self.values.items()):
+            pairs = [(self.label, key)] if self.label else []
+            out.append(f"{self.name}{_labels(pairs)} {v:g}")
+        return out
+
+
+class Histogram:
+    def __init__(self, name: str, help: str, buckets: tuple[float, ...] = LATENCY_BUCKETS) -> None:
+        self.name, self.help, self.buckets = name, help, buckets
+        self.counts = [0] * (len(buckets) + 1)  # the last one is +Inf
+        self.sum = 0.0
+        self.count = 0
+
+    def observe(self, seconds: float) -> None:
+        self.counts[bisect_left(self.buckets, seconds)] += 1
+        self.sum += seconds
+        self.count += 1
+
+    def render(self) -> list[str]:
+        out = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} histogram"]
+        running = 0
+        for bound, n in zip((*self.buckets, float("inf")), self.counts, strict=True):
+            running += n
+            le = "+Inf" if bound == float("inf") else f"{bound:g}"
+            out.append(f'{self.name}_bucket{{le="{le}"}} {running}')
+        out.append(f"{self.name}_sum {self.sum:.6f}")
+        out.append(f"{self.name}_count {self.count}")
+        return out
+
+
+class Metrics:
+    def __init__(self, node: str) -> None:
+        self.node = node
+        self.started = time.time()
+        self.connections_total = Counter("rajas_connections_opened_total", "websocket connections accepted")
+        self.messages = Counter("rajas_messages_received_total", "client messages received")
+        self.decisions = Counter("rajas_decisions_total", "decisions committed by this node", "by")
+        self.commits = Counter("rajas_commits_total", "room changes committed by this node")
+        self.conflicts = Counter("rajas_commit_conflicts_total", "commits retried: another node was first")
+        self.errors = Counter("rajas_errors_total", "messages refused, by error code", "code")
+        self.updates = Counter("rajas_updates_delivered_total", "update frames queued to local connections")
+        self.update_bytes = Counter("rajas_update_bytes_total", "bytes of update messages committed")
+        self.dropped = Counter("rajas_slow_clients_dropped_total", "connections dropped for a full queue")
+        self.takeovers = Counter("rajas_takeovers_total", "stalled rooms this node took over", "kind")
+        self.store_errors = Counter("rajas_store_errors_total", "store calls that failed (e.g. Redis down)")
+        self.latency = Histogram(
+            "rajas_decision_seconds", "a player's decision: frame received to update committed and queued"
+        )
+        self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
+
+    def gauge(self, name: str, help: str, read: Callable[[], Iterable[tuple[str, float]]]) -> None:
+        """`read` yields (label pairs as text, value) when scraped; label text '' for none."""
+        self.gauges.append((name, help, read))
+
+    def render(self) -> str:
+        lines = [
+            "# HELP rajas_node_info this node",
+            "# TYPE rajas_node_info gauge",
+            f'rajas_node_info{{node="{self.node}"}} 1',
+        ]
+        for name, help, read in self.gauges:
+            lines += [f"# HELP {name} {help}", f"# TYPE {name} gauge"]
+            lines += [f"{name}{labels} {value:g}" for labels, value in read()]
+        for c in (
+            self.connections_total,
+            self.messages,
+            self.decisions,
+            self.commits,
+            self.conflicts,
+            self.errors,
+            self.updates,
+            self.update_bytes,
+            self.dropped,
+            self.takeovers,
+            self.store_errors,
+        ):
+            lines += c.render()
+        lines += self.latency.render()
+        lines += _process()
+        return "\n".join(lines) + "\n"
+
+
+def _process() -> list[str]:
+    """The standard process_* metrics, from /proc (Linux); nothing elsewhere."""
+    try:
+        with open("/proc/self/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / _CLK
+        rss = int(fields[21]) * _PAGE
+        fds = len(os.listdir("/proc/self/fd"))
+    except (OSError, IndexError, ValueError):
+        return []
+    return [
+        "# HELP process_cpu_seconds_total user and system CPU time",
+        "# TYPE process_cpu_seconds_total counter",
+        f"process_cpu_seconds_total {cpu:g}",
+        "# HELP process_resident_memory_bytes resident memory",
+        "# TYPE process_resident_memory_bytes gauge",
+        f"process_resident_memory_bytes {rss}",
+        "# HELP process_open_fds open file descriptors",
+        "# TYPE process_open_fds gauge",
+        f"process_open_fds {fds}",
+    ]
