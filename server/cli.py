@@ -75,6 +75,16 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report["ok"] else 1
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import bench
+
+    report = bench(
+        args.rooms, args.rate, args.seconds, args.workers, args.store, not args.no_baseline, args.idle, args.fsync
+    )
+    print(json.dumps(report, indent=None if args.json else 2))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rajas", description="Rajas of the Ganges: The Dice Charmers, online.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -109,6 +119,18 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--timeout", type=float, default=300.0, help="seconds one game may take")
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(func=_bots)
+
+    bench = sub.add_parser("bench", help="open-loop load against our server and a bare websockets baseline")
+    bench.add_argument("--rooms", type=int, default=1000, help="concurrent rooms of 5 players + 2 spectators")
+    bench.add_argument("--rate", type=float, default=1.0, help="decisions per second per room (0: closed loop)")
+    bench.add_argument("--seconds", type=float, default=30.0, help="length of the measured window")
+    bench.add_argument("--workers", type=int, default=2, help="load generator processes")
+    bench.add_argument("--store", choices=("memory", "redis"), default="memory")
+    bench.add_argument("--fsync", choices=("always", "everysec"), default="always", help="Redis appendfsync")
+    bench.add_argument("--no-baseline", action="store_true", help="skip the bare websockets server")
+    bench.add_argument("--idle", type=int, default=0, help="also open this many idle sockets to measure memory")
+    bench.add_argument("--json", action="store_true", help="one line")
+    bench.set_defaults(func=_bench)
 
     ver = sub.add_parser("verify", help="replay a finished game's log and check the seed and every roll")
     ver.add_argument("log", help="a log file, or the URL of /api/rooms/CODE/log")

@@ -1,0 +1,228 @@
+"""`rajas bench`: our server and a bare websockets broadcast server under the same open-loop load.
+
+The server runs in its own process (with redis-server when --store redis), the load in --workers separate
+processes (server/bench_load.py). Latency is decision-to-delivery at every socket of the room, measured from
+each decision's intended send time. Server CPU is read from /proc for the measured window, memory per
+connection is the server's resident memory growth divided by its sockets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+_CLK = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{proc.args} did not start")
+        time.sleep(0.05)
+
+
+def _proc_stat(pid: int) -> tuple[float, int]:
+    """(CPU seconds, resident bytes) of a process."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _CLK, int(fields[21]) * _PAGE
+
+
+def _pct(sorted_us: list[int], q: float) -> float:
+    if not sorted_us:
+        return float("nan")
+    return round(sorted_us[min(len(sorted_us) - 1, int(len(sorted_us) * q))] / 1000, 3)
+
+
+def _spawn(args: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+def run_target(
+    target: str, rooms: int, rate: float, duration: float, workers: int, store: str, payload: int, fsync: str
+) -> dict[str, Any]:
+    procs: list[subprocess.Popen[bytes]] = []
+    tmp = tempfile.mkdtemp(prefix="rajas-bench-")
+    redis_pid = None
+    try:
+        port = _free_port()
+        if target == "bare":
+            server = subprocess.Popen([sys.executable, "-m", "rajas.server.bench_bare", str(port)])
+        else:
+            cmd = [sys.executable, "-m", "rajas.server.cli", "serve", "--port", str(port), "--log-level", "warning"]
+            cmd += ["--rate", "1000", "--burst", "1000"]
+            if store == "redis":
+                rport = _free_port()
+                redis = subprocess.Popen(
+                    [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(rport), "--bind",
+                     "127.0.0.1", "--dir", tmp, "--save", "", "--appendonly", "yes", "--appendfsync", fsync],
+                    stdout=subprocess.DEVNULL,
+                )  # fmt: skip
+                procs.append(redis)
+                _wait_port(rport, redis)
+                redis_pid = redis.pid
+                cmd += ["--redis", f"redis://127.0.0.1:{rport}/0"]
+            server = subprocess.Popen(cmd)
+        procs.append(server)
+        _wait_port(port, server)
+        time.sleep(0.5)
+        _, rss0 = _proc_stat(server.pid)
+        url = f"ws://127.0.0.1:{port}/ws" if target != "bare" else f"ws://127.0.0.1:{port}/"
+        share = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
+        gens = []
+        for i, n in enumerate(share):
+            gens.append(
+                _spawn(
+                    [sys.executable, "-m", "rajas.server.bench_load", "--url", url, "--target", target, "--rooms",
+                     str(n), "--rate", str(rate), "--payload", str(payload), "--index", str(i)]
+                )
+            )  # fmt: skip
+        procs += gens
+        setup_started = time.monotonic()
+        for g in gens:
+            assert g.stdout is not None
+            if g.stdout.readline().strip() != b"ready":
+                raise RuntimeError("a load generator failed to set up")
+        setup_s = time.monotonic() - setup_started
+        time.sleep(1.0)
+        _, rss1 = _proc_stat(server.pid)
+        start = time.time() + 1.0
+        for g in gens:
+            assert g.stdin is not None
+            g.stdin.write(f"{start} {duration}\n".encode())
+            g.stdin.flush()
+        time.sleep(max(0.0, start - time.time()))
+        cpu0, _ = _proc_stat(server.pid)
+        rcpu0 = _proc_stat(redis_pid)[0] if redis_pid else 0.0
+        time.sleep(duration)
+        cpu1, rss2 = _proc_stat(server.pid)
+        rcpu1 = _proc_stat(redis_pid)[0] if redis_pid else 0.0
+        results = []
+        for g in gens:
+            assert g.stdout is not None
+            results.append(json.loads(g.stdout.readline()))
+        lat = sorted(x for r in results for x in r["lat_us"])
+        decisions = sum(r["decisions"] for r in results)
+        sockets = rooms * 7
+        out: dict[str, Any] = {
+            "target": target if target == "bare" else f"rajas ({store} store)",
+            "rooms": rooms,
+            "sockets": sockets,
+            "rate_per_room": rate if rate > 0 else "max",
+            "seconds": duration,
+            "setup_seconds": round(setup_s, 1),
+            "decisions": decisions,
+            "decisions_per_s": round(decisions / duration, 1),
+            "deliveries": len(lat),
+            "deliveries_per_s": round(len(lat) / duration, 1),
+            "refused": sum(r["refused"] for r in results),
+            "games_over": sum(r["games_over"] for r in results),
+            "p50_ms": _pct(lat, 0.50),
+            "p99_ms": _pct(lat, 0.99),
+            "p999_ms": _pct(lat, 0.999),
+            "max_ms": round(lat[-1] / 1000, 3) if lat else None,
+            "server_cpu_s": round(cpu1 - cpu0, 2),
+            "server_cpu_us_per_decision": round((cpu1 - cpu0) / decisions * 1e6, 1) if decisions else None,
+            "server_rss_mb": round(rss2 / 2**20, 1),
+            "server_bytes_per_connection": round((rss1 - rss0) / sockets) if sockets else None,
+        }
+        if redis_pid:
+            out["redis_cpu_us_per_decision"] = round((rcpu1 - rcpu0) / decisions * 1e6, 1) if decisions else None
+        return out
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.wait(5)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_idle(connections: int, workers: int) -> dict[str, Any]:
+    """Memory per idle connection: N sockets that said hello and sit there."""
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        port = _free_port()
+        server = subprocess.Popen([sys.executable, "-m", "rajas.server.cli", "serve", "--port", str(port),
+                                   "--log-level", "warning"])  # fmt: skip
+        procs.append(server)
+        _wait_port(port, server)
+        time.sleep(0.5)
+        _, rss0 = _proc_stat(server.pid)
+        share = [connections // workers + (1 if i < connections % workers else 0) for i in range(workers)]
+        gens = [
+            _spawn([sys.executable, "-m", "rajas.server.bench_load", "--url", f"ws://127.0.0.1:{port}/ws",
+                    "--target", "idle", "--rooms", str(n)])
+            for n in share
+        ]  # fmt: skip
+        procs += gens
+        for g in gens:
+            assert g.stdout is not None
+            if g.stdout.readline().strip() != b"ready":
+                raise RuntimeError("a load generator failed to open its connections")
+        time.sleep(2.0)
+        _, rss1 = _proc_stat(server.pid)
+        return {
+            "idle_connections": connections,
+            "server_rss_mb": round(rss1 / 2**20, 1),
+            "server_bytes_per_idle_connection": round((rss1 - rss0) / connections),
+        }
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.wait(5)
+
+
+def bench(
+    rooms: int, rate: float, duration: float, workers: int, store: str, baseline: bool, idle: int, fsync: str
+) -> dict[str, Any]:
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    report: dict[str, Any] = {
+        "machine": {
+            "cpus": os.cpu_count(),
+            "loadavg_before": [float(x) for x in load],
+            "python": sys.version.split()[0],
+        },
+        "command": " ".join(["rajas", *sys.argv[1:]]),
+    }
+    if rooms > 0:
+        ours = run_target("ours", rooms, rate, duration, workers, store, 0, fsync)
+        report["ours"] = ours
+        if baseline:
+            payload = int(ours["deliveries"] and 2000)
+            bare = run_target("bare", rooms, rate, duration, workers, store, payload, fsync)
+            report["bare"] = bare
+            report["ratio"] = {
+                "p50": round(ours["p50_ms"] / bare["p50_ms"], 2) if bare["p50_ms"] else None,
+                "p99": round(ours["p99_ms"] / bare["p99_ms"], 2) if bare["p99_ms"] else None,
+                "throughput": round(ours["decisions_per_s"] / bare["decisions_per_s"], 2)
+                if bare["decisions_per_s"]
+                else None,
+            }
+    if idle > 0:
+        report["idle"] = run_idle(idle, workers)
+    return report

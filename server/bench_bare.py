@@ -1,0 +1,38 @@
+"""The baseline of `rajas bench`: a bare websockets broadcast server, no game and no storage.
+
+A client's first message names its room; every later message is broadcast, as is, to everyone in that room
+(the sender too, as our server sends an update to the player who decided). Run: python -m rajas.server.bench_bare PORT
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+
+async def main(port: int) -> None:
+    rooms: dict[bytes | str, set[ServerConnection]] = {}
+
+    async def handler(ws: ServerConnection) -> None:
+        room = await ws.recv()
+        members = rooms.setdefault(room, set())
+        members.add(ws)
+        try:
+            async for message in ws:
+                broadcast(members, message)
+        finally:
+            members.discard(ws)
+
+    async with serve(handler, "127.0.0.1", port, compression=None, max_size=2**20, backlog=4096):
+        await asyncio.Future()
+
+
+if __name__ == "__main__":
+    import uvloop
+
+    from .serve import raise_fd_limit
+
+    raise_fd_limit()
+    uvloop.run(main(int(sys.argv[1])))
