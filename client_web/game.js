@@ -137,8 +137,10 @@ export class GameView {
     this.renderLog();
     if (events) this.animate(events);
     if (S.room.status === STATUS.OVER && state.result) {
-      if (!this.resultShown) { this.resultShown = true; this.showResult(); }
+      const open = this.layers.querySelector("[data-overlay=result]");
+      if (!this.resultShown || (open && this.renderedLang !== this.lang)) { this.resultShown = true; this.showResult(); }
     }
+    this.renderedLang = this.lang;
     this.controlsReady = interactive;
   }
 
@@ -327,7 +329,7 @@ export class GameView {
     const S = this.S;
     const res = S.game.state.result;
     if (!res) return;
-    this.layers.querySelector("[data-overlay=result]")?.remove();
+    this.layers.querySelectorAll("[data-overlay]").forEach((n) => n.remove());
     const names = this.names();
     const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
     const rows = res.map((r, i) => {

@@ -96,6 +96,7 @@ def test_create_a_room_and_two_players_join_by_code(room: dict[str, Any]) -> Non
     host, guest, server = room["host"], room["guest"], room["server"]
     host.goto(f"{server}/?lang=en")
     host.wait_for_selector("[data-screen=home]")
+    shoot(host, "home.png", docs=False)
     host.fill("[data-field=create-name]", "Anna")
     host.select_option("[data-field=seats]", "2")
     host.click("[data-action=create]")
@@ -140,6 +141,11 @@ def test_the_spectator_sees_the_live_view_without_controls(room: dict[str, Any])
     assert watcher.locator("[data-list=players] .player").count() == 2
     wait_app(host, "a.v !== null")
     assert app(watcher)["v"] == app(host)["v"]
+    # another player's sheet opens large on a click, and closes again
+    watcher.locator(".others-grid button.other").first.click()
+    watcher.wait_for_selector("[data-overlay=sheet] svg.sheet")
+    watcher.click("[data-overlay=sheet] [data-action=close]")
+    assert watcher.locator("[data-overlay=sheet]").count() == 0
 
 
 def _pick(page: Any, rng: random.Random) -> str:
@@ -259,3 +265,11 @@ def test_the_final_scores_appear_for_everyone(room: dict[str, Any]) -> None:
     shoot(guest, "game-over-phone.png", docs=False)
     for p in (host, guest, watcher):
         assert real_errors(p) == [], real_errors(p)
+
+
+def test_the_language_can_be_switched_live(room: dict[str, Any]) -> None:
+    watcher = room["watcher"]
+    for lang, heading in (("nl", "Eindstand"), ("de", "Endwertung"), ("en", "Final scores")):
+        watcher.select_option(".game-bar .lang-select", lang)
+        watcher.wait_for_selector(f"[data-overlay=result] h2:text-is('{heading}')")
+        assert watcher.evaluate("document.documentElement.lang") == lang
