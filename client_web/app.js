@@ -387,7 +387,7 @@ function renderHome() {
 
   return html("div", { class: "screen home", "data-screen": "home" }, topBar(),
     html("main", { class: "home-main" },
-      html("section", { class: "hero" }, html("h1", null, L("app_title")), html("p", null, L("tagline"))),
+      html("section", { class: "hero" }, html("div", { class: "hero-mark" }, glyph("elephant", 72)), html("h1", null, L("app_title")), html("p", null, L("tagline"))),
       html("div", { class: "home-cards" }, create, join)));
 }
 

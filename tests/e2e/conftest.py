@@ -75,7 +75,7 @@ def server() -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # module, not session: one Playwright at a time across test folders
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed")
@@ -88,10 +88,14 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-def new_page(browser: Any, width: int = 1280, height: int = 900, mobile: bool = False) -> Any:
+def new_page(browser: Any, width: int = 1280, height: int = 900, mobile: bool = False, motion: bool = True) -> Any:
     """A page in its own browser context (own localStorage: a different person), collecting page errors."""
     context = browser.new_context(
-        viewport={"width": width, "height": height}, device_scale_factor=1, is_mobile=mobile, has_touch=mobile
+        viewport={"width": width, "height": height},
+        device_scale_factor=1,
+        is_mobile=mobile,
+        has_touch=mobile,
+        reduced_motion="no-preference" if motion else "reduce",
     )
     page = context.new_page()
     errors: list[str] = []

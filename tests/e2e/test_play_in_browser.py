@@ -54,8 +54,9 @@ def real_errors(page: Any) -> list[str]:
 
 @pytest.fixture(scope="module")
 def room(server: str, browser: Any) -> Iterator[dict[str, Any]]:
-    host = new_page(browser, 1280, 900)
-    guest = new_page(browser, 390, 844, mobile=True)  # the second player plays on a phone
+    # the players' pages ask for reduced motion: clicks need not wait for the animations to settle
+    host = new_page(browser, 1280, 900, motion=False)
+    guest = new_page(browser, 390, 844, mobile=True, motion=False)  # the second player plays on a phone
     watcher = new_page(browser, 1280, 900)
     shared: dict[str, Any] = {"server": server, "host": host, "guest": guest, "watcher": watcher, "log": []}
     try:

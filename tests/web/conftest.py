@@ -27,7 +27,7 @@ def base_url() -> Iterator[str]:
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # module, not session: one Playwright at a time across test folders
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed")
