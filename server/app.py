@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,9 @@ from rajas.protocol import ProtocolError, RoomSettings
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .connection import Conn, Limits
@@ -105,20 +106,30 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         except ProtocolError as e:
             return _error(e)
 
-    async def websocket(ws: WebSocket) -> None:
-        await ws.accept()
+    async def websocket(scope: Scope, receive: Receive, send: Send) -> None:
+        """/ws as plain ASGI: each update goes to every socket of a room, and Starlette's WebSocket and
+        middleware wrappers around every send cost more than uvicorn's send itself."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+
+        def send_bytes(data: bytes) -> Coroutine[Any, Any, None]:
+            return send({"type": "websocket.send", "bytes": data})
+
+        def send_text(data: str) -> Coroutine[Any, Any, None]:
+            return send({"type": "websocket.send", "text": data})
 
         async def close(code: int, reason: str) -> None:
-            await ws.close(code, reason)
+            await send({"type": "websocket.close", "code": code, "reason": reason})
 
-        conn = Conn(ws.send_bytes, ws.send_text, close, limits)
-        session = Session(hub, conn, _base_url(ws.url))
+        conn = Conn(send_bytes, send_text, close, limits)
+        session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url))
         writer = hub._spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
         try:
             while not conn.closed:
-                message = await ws.receive()
+                message = await receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 frame = message.get("bytes")
@@ -127,7 +138,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
                 if frame is None:
                     continue
                 await session.handle(frame)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, OSError):
             pass
         finally:
             conns.discard(conn)
@@ -150,12 +161,25 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         Route("/api/rooms", room_list, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/log", game_log),
-        WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(directory=CLIENT_DIR, html=True, check_dir=False), name="client"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = App(websocket, routes=routes, lifespan=lifespan)
     app.state.hub = hub
     return app
+
+
+class App(Starlette):
+    """Starlette for HTTP; the websocket endpoint /ws is served without Starlette's layers (see websocket)."""
+
+    def __init__(self, ws: Callable[[Scope, Receive, Send], Awaitable[None]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ws = ws
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await self.ws(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:

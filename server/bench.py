@@ -54,7 +54,7 @@ def _pct(sorted_us: list[int], q: float) -> float:
 
 
 def _spawn(args: list[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
 def run_target(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import struct
@@ -128,9 +129,10 @@ async def drive_room(room: Room, clients: list[BenchClient], start: float, end: 
         if delay > 0:
             await asyncio.sleep(delay)
         # The decision needs the newest state: wait for the update of our previous one (still charged from `due`).
-        while room.v < room.sent and not room.over:
+        while room.v < room.sent and not room.over and time.perf_counter() < end:
             room.changed.clear()
-            await room.changed.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.changed.wait(), max(0.001, end - time.perf_counter()))
         if room.over or time.perf_counter() >= end:
             return
         assert room.game is not None
@@ -190,9 +192,10 @@ async def drive_bare(
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        while room.v < room.sent:  # the same rule as ours: one message in flight per room
+        while room.v < room.sent and time.perf_counter() < end:  # as ours: one message in flight per room
             room.changed.clear()
-            await room.changed.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.changed.wait(), max(0.001, end - time.perf_counter()))
         if time.perf_counter() >= end:
             return
         v = room.v + 1

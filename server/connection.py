@@ -10,7 +10,7 @@ import asyncio
 import itertools
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,8 +51,8 @@ class Limits:
 class Conn:
     def __init__(
         self,
-        send_bytes: Callable[[bytes], Awaitable[None]],
-        send_text: Callable[[str], Awaitable[None]],
+        send_bytes: Callable[[bytes], Coroutine[Any, Any, None]],
+        send_text: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int, str], Awaitable[None]],
         limits: Limits,
     ) -> None:
@@ -70,6 +70,7 @@ class Conn:
         self.seat_id: str | None = None
         self.replies: OrderedDict[str | int, Frame] = OrderedDict()
         self._out: deque[Frame] = deque()
+        self._blocked: tuple[Coroutine[Any, Any, None], Any] | None = None  # a send waiting for the socket
         self._wake = asyncio.Event()
         self.closed = False
         self.close_reason: tuple[int, str] | None = None
@@ -104,6 +105,9 @@ class Conn:
     def push(self, frame: Frame) -> None:
         if self.closed:
             return
+        if not self._out and self._blocked is None:
+            self._write_now(frame)
+            return
         if len(self._out) >= self.limits.queue:
             self._out.clear()
             self.drop(4008, "too slow: outgoing queue full")
@@ -123,12 +127,49 @@ class Conn:
         self.closed = True
         self._wake.set()
 
+    def _write_now(self, frame: Frame) -> None:
+        """Writes a frame from the caller, without a task switch: the send coroutines of Starlette and
+        uvicorn only suspend when the socket's buffer is full. Waking a writer task per connection for each
+        update was the largest cost of a broadcast; now the writer only finishes sends to slow clients."""
+        coro = self._send_bytes(frame.packed) if self.binary else self._send_text(frame.text)
+        try:
+            blocked = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket went away; the reader notices and cleans up
+            self.closed = True
+            self._wake.set()
+            return
+        self._blocked = (coro, blocked)  # a slow client: its writer carries on from here, later frames queue
+        self._wake.set()
+
+    async def _finish_blocked(self) -> None:
+        """Resumes a send that suspended in `_write_now`, as a task would: wait for what it waits on, step."""
+        assert self._blocked is not None
+        coro, waiting = self._blocked
+        try:
+            while True:
+                if waiting is None:
+                    await asyncio.sleep(0)
+                else:
+                    waiting._asyncio_future_blocking = False
+                    await asyncio.wait([waiting])
+                waiting = coro.send(None)
+        except StopIteration:
+            pass
+        finally:
+            self._blocked = None
+
     async def writer(self) -> None:
         try:
             while True:
-                while not self._out and not self.closed:
+                if self._blocked is not None:
+                    await self._finish_blocked()
+                while not self._out and not self.closed and self._blocked is None:
                     self._wake.clear()
                     await self._wake.wait()
+                if self._blocked is not None:
+                    continue
                 if self.closed and not self._out:
                     break  # (what was queued before a close still goes out: the refusal that caused it)
                 frame = self._out.popleft()
