@@ -113,7 +113,7 @@ class RedisStore(RoomStore):
         self.heartbeat = heartbeat
         self.node_ttl = max(1, round(node_ttl))
         # A bounded pool: a burst of commits queues for a connection instead of opening hundreds.
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
