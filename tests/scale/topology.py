@@ -167,6 +167,7 @@ class Topology:
             [NGINX, "-p", str(self.tmp), "-c", str(conf), "-e", str(self.tmp / "error.log")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: stop() kills the workers with the master
         )
         wait_port(self.lb_port, self.nginx, "nginx")
 
@@ -178,6 +179,10 @@ class Topology:
         return self
 
     def stop(self) -> None:
+        if self.nginx is not None and self.nginx.poll() is None:
+            # SIGKILL to the master alone would orphan its workers; the whole group goes.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.nginx.pid, signal.SIGKILL)
         procs = [self.nginx, *(n.proc for n in self.nodes), self.redis]
         for p in procs:
             if p is not None and p.poll() is None:
