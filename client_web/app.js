@@ -329,7 +329,7 @@ function render(events) {
   } else {
     root.replaceChildren(renderHome());
   }
-  document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.room.code}` : t("app_title", S.lang);
+  document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang);
   expose();
 }
 
@@ -461,7 +461,7 @@ function expose() {
   window.__app = {
     screen: S.screen,
     conn: S.conn,
-    code: S.room?.code ?? S.code,
+    code: S.code, // the code this page joined with (RoomView.code is the spectator code)
     role: S.role,
     seat,
     seatId: S.seatId,

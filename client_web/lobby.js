@@ -30,8 +30,12 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
   const mine = room.seats.findIndex((s) => s.id === S.seatId);
   const isHost = (room.host !== null && room.host === S.seatId) || (!!stored.host_token && S.role === ROLES.PLAYER && mine >= 0 && room.host === null);
   const base = `${location.origin}`;
-  const invite = `${base}/?room=${room.code}`;
-  const watch = stored.watch_link || (stored.watch ? `${base}/?watch=${stored.watch}` : null);
+  // room.code is the spectator code; the invite code is only known to players (the code they joined with)
+  const player = S.role === ROLES.PLAYER;
+  const inviteCode = player ? S.code : null;
+  const invite = inviteCode ? `${base}/?room=${inviteCode}` : null;
+  const watch = stored.watch_link || `${base}/?watch=${room.code}`;
+  const shownCode = inviteCode || room.code;
 
   const seats = html("ul", { class: "seat-list lobby-seats", "data-list": "seats" });
   for (let i = 0; i < room.settings.seats; i++) {
@@ -73,7 +77,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
   return html("div", { class: "screen lobby", "data-screen": "lobby" },
     html("header", { class: "app-bar" },
       html("a", { class: "brand", href: "/" }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", null, "Rajas")),
-      html("span", { class: "bar-title" }, `${L("lobby")} · ${room.code}`),
+      html("span", { class: "bar-title" }, `${L("lobby")} · ${shownCode}`),
       html("span", { class: "spacer" }), statusBadge(), langSelect()),
     html("main", { class: "lobby-main" },
       html("section", { class: "card" },
@@ -83,10 +87,10 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
         start,
         html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")))),
       html("section", { class: "card" },
-        html("h2", null, L("invite_friends")),
-        linkRow(L("invite_code"), invite, lang, "data-invite"),
-        html("div", { class: "big-code", "data-code": room.code }, room.code),
-        watch && st.spectators ? linkRow(L("spectator_link"), watch, lang, "data-watch-link") : null,
+        html("h2", null, L(invite ? "invite_friends" : "spectator_link")),
+        invite ? linkRow(L("invite_code"), invite, lang, "data-invite") : null,
+        invite ? html("div", { class: "big-code", "data-code": inviteCode }, inviteCode) : null,
+        st.spectators ? linkRow(L("spectator_link"), watch, lang, "data-watch-link") : null,
         html("h3", null, L("settings")), settings,
         html("p", { class: "muted small" }, L("settings_fixed")))));
 }

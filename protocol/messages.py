@@ -137,7 +137,7 @@ class SeatView(_Msg):
 
 
 class RoomView(_Msg):
-    code: str
+    code: str  # the spectator code: the invite code is only in the create_room reply and players' join replies
     status: Literal["lobby", "playing", "over"]
     settings: dict[str, Any]  # RoomSettings, a custom sheet replaced by its name
     seats: list[SeatView]

@@ -101,8 +101,8 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
 
     async def game_log(request: Request) -> Response:
         try:
-            code, _ = await hub.resolve(request.path_params["code"])
-            return JSONResponse(await hub.game_log(code))
+            code, via_watch = await hub.resolve(request.path_params["code"])
+            return JSONResponse(await hub.game_log(code, via_watch))
         except ProtocolError as e:
             return _error(e)
 

@@ -477,9 +477,9 @@ class Hub:
 
     # ---- game log ----------------------------------------------------------------------------------------
 
-    async def game_log(self, code: str) -> dict[str, Any]:
+    async def game_log(self, code: str, via_watch: bool = False) -> dict[str, Any]:
         room = await self.load(code, fresh=True)
         if room.status != OVER:
             raise ProtocolError("wrong_phase", "the log is available once the game is over")
         entries = [unpack(e) for e in await self.store.log(code)]
-        return room.log(entries)
+        return room.log(entries, via_watch)

@@ -172,7 +172,7 @@ class Room:
             settings["sheet"] = {"custom": self.sheet.name}
         over = self.status == OVER
         return {
-            "code": self.code,
+            "code": self.watch,  # the spectator code: the invite code goes only to players (create / join replies)
             "status": self.status,
             "settings": settings,
             "seats": [
@@ -342,13 +342,14 @@ class Room:
             return seat
         return None
 
-    def log(self, decisions: list[Any]) -> dict[str, Any]:
-        """The finished game's full log: enough to replay it and check every roll (`rajas verify`)."""
+    def log(self, decisions: list[Any], via_watch: bool = False) -> dict[str, Any]:
+        """The finished game's full log: enough to replay it and check every roll (`rajas verify`).
+        Asked for by the spectator code, it names the room by that code, never the invite code."""
         assert self.game is not None
         spec = self.settings["sheet"]
         return {
             "format": "rajas-game-log/1",
-            "code": self.code,
+            "code": self.watch if via_watch else self.code,
             "players": [s["name"] for s in self.seats],
             "sheet": spec,
             "sheet_digest": self.sheet.digest,

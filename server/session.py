@@ -167,7 +167,9 @@ class Session:
             seat = room.seat_index(seat_id)
             if seat is not None and room.seats[seat]["bot"]:
                 await self.hub.release_bot(code, seat_id)
-        return {"room": code, "role": role, "seat_id": seat_id, "token": token, "v": room.v}
+        # A spectator is never told the invite code (it would let them take a seat): their room is the watch code.
+        return {"room": room.watch if role == "spectator" else code, "role": role, "seat_id": seat_id, "token": token,
+                "v": room.v}
 
     def _seat(self, room: Room) -> int:
         if self.conn.role != "player":
