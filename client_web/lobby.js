@@ -4,7 +4,7 @@
 import { glyph } from "./glyphs.js";
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
-import { MSG, ROLES } from "./protocol.js";
+import { MSG, ROLES, SETTINGS } from "./protocol.js";
 import { SEAT_COLOURS } from "./game.js";
 
 function copyButton(text, lang) {
@@ -19,6 +19,54 @@ function copyButton(text, lang) {
 function linkRow(label, url, lang, attr) {
   const input = html("input", { class: "link-input", value: url, readonly: true, [attr]: "", onfocus: (e) => e.target.select() });
   return html("div", { class: "link-row" }, html("span", { class: "field-label" }, label), html("div", { class: "link-box" }, input, copyButton(url, lang)));
+}
+
+function durationText(s, L) {
+  return s >= 60 && s % 60 === 0 ? L("minutes", { n: s / 60 }) : L("seconds", { n: s });
+}
+
+// Choices for a duration setting: the usual ones, plus the room's own value if it is another.
+function durationOptions(values, current, L, none) {
+  const all = [...values];
+  if (current !== null && current !== undefined && !all.includes(current)) all.push(current);
+  all.sort((a, b) => a - b);
+  const opts = all.map((v) => [String(v), durationText(v, L)]);
+  return none ? [["0", L("no_clock")], ...opts] : opts;
+}
+
+// The host's editor: every change is sent at once as the whole settings (the server checks it like create_room).
+function settingsForm(actions, room, L) {
+  const st = room.settings;
+  const select = (name, options, value) => {
+    const s = html("select", { name, "data-setting-input": name, onchange: send },
+      options.map(([v, label]) => html("option", { value: v, selected: v === value }, label)));
+    s.value = value;
+    return s;
+  };
+  const check = (name, on) => html("input", { type: "checkbox", name, checked: on, "data-setting-input": name, onchange: send });
+  const min = Math.max(SETTINGS.seats.min, room.seats.length);
+  const seatOpts = [];
+  for (let n = min; n <= SETTINGS.seats.max; n++) seatOpts.push([String(n), String(n)]);
+  const seats = select("seats", seatOpts, String(st.seats));
+  const sheet = select("sheet", SETTINGS.sheets.map((s) => [s, L(`sheet_${s}`)]), st.sheet);
+  const clock = select("turn_clock", durationOptions([60, 120, 300], st.turn_clock, L, true), String(st.turn_clock || 0));
+  const grace = select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace));
+  const bot = select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot);
+  const spect = check("spectators", st.spectators);
+  const pub = check("public", st.public);
+  async function send() {
+    const settings = {
+      seats: Number(seats.value), sheet: sheet.value, spectators: spect.checked, turn_clock: Number(clock.value) || null,
+      grace: Number(grace.value), bot: bot.value, public: pub.checked,
+    };
+    await actions.send(MSG.SETTINGS, { settings }); // refused: the toast says why, the next update redraws
+  }
+  const field = (label, input) => html("label", { class: "field" }, html("span", { class: "field-label" }, label), input);
+  return html("form", { class: "settings-form", "data-form": "settings", onsubmit: (e) => e.preventDefault() },
+    html("div", { class: "field-row" }, field(L("players_count"), seats), field(L("sheet"), sheet), field(L("turn_clock"), clock)),
+    html("div", { class: "field-row" }, field(L("grace"), grace), field(L("bot_label"), bot)),
+    html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
+    html("label", { class: "check" }, pub, html("span", null, L("public_room"))));
 }
 
 export function renderLobby(actions, { statusBadge, langSelect }) {
@@ -57,11 +105,16 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
 
   const st = room.settings;
   const sheetName = typeof st.sheet === "string" ? L(`sheet_${st.sheet}`) : st.sheet.custom;
-  const settings = html("dl", { class: "settings-list" },
+  // a custom sheet cannot be sent again from here (the room view only names it): then the settings stay fixed
+  const editable = isHost && typeof st.sheet === "string";
+  const settings = editable ? settingsForm(actions, room, L) : html("dl", { class: "settings-list" },
     html("dt", null, L("sheet")), html("dd", { "data-setting": "sheet" }, sheetName),
-    html("dt", null, L("players_count")), html("dd", null, String(st.seats)),
-    html("dt", null, L("turn_clock")), html("dd", null, st.turn_clock ? L("seconds", { n: st.turn_clock }) : L("no_clock")),
-    html("dt", null, L("spectators")), html("dd", null, st.spectators ? "✓" : "✗"));
+    html("dt", null, L("players_count")), html("dd", { "data-setting": "seats" }, String(st.seats)),
+    html("dt", null, L("turn_clock")), html("dd", { "data-setting": "turn_clock" }, st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
+    html("dt", null, L("spectators")), html("dd", { "data-setting": "spectators" }, st.spectators ? "✓" : "✗"),
+    html("dt", null, L("grace")), html("dd", { "data-setting": "grace" }, durationText(st.grace, L)),
+    html("dt", null, L("bot_label")), html("dd", { "data-setting": "bot" }, L(`bot_${st.bot}`)),
+    html("dt", null, L("public_room")), html("dd", { "data-setting": "public" }, st.public ? "✓" : "✗"));
 
   const canStart = room.seats.length >= 2;
   const start = isHost
@@ -92,5 +145,5 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
         invite ? html("div", { class: "big-code", "data-code": inviteCode }, inviteCode) : null,
         st.spectators ? linkRow(L("spectator_link"), watch, lang, "data-watch-link") : null,
         html("h3", null, L("settings")), settings,
-        html("p", { class: "muted small" }, L("settings_fixed")))));
+        html("p", { class: "muted small" }, L(editable ? "settings_host" : "settings_fixed")))));
 }

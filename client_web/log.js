@@ -38,6 +38,7 @@ export function describe(e, ctx) {
     case "seat_taken": return { text: t("l_seat_taken", lang, { p: e.name }), seat: e.seat, kind: e.type };
     case "seat_left": return { text: t("l_seat_left", lang, { p: e.name }), seat: null, kind: e.type };
     case "kicked": return { text: t("l_kicked", lang, { p: e.name }), seat: null, kind: e.type };
+    case "settings_changed": return { text: t("l_settings", lang), seat: null, kind: e.type };
     case "host_changed": return e.host ? { text: t("l_host", lang, { p: ctx.seatIds?.[e.host] ?? "?" }), seat: null, kind: e.type } : null;
     case "game_starting": return line(L("l_game_starting", { n: e.players }), "big");
     case "game_started": return { text: t("l_game_started", lang, { p: ctx.names[e.start_player] }), seat: e.start_player, kind: e.type };

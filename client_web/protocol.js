@@ -6,7 +6,7 @@ export const CLIENT_NAME = "rajas-web/1.0";
 
 // client -> server (protocol/messages.py CLIENT_TYPES)
 export const CLIENT_TYPES = Object.freeze([
-  "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "decide", "snapshot", "ping",
+  "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
 ]);
 export const MSG = Object.freeze(Object.fromEntries(CLIENT_TYPES.map((t) => [t.toUpperCase(), t])));
 

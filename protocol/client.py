@@ -195,6 +195,9 @@ class Client:
     async def hand_over(self, seat: int) -> Any:
         return await self.request("hand_over", seat=seat)
 
+    async def change_settings(self, **settings: Any) -> Any:
+        return await self.request("settings", settings=settings)
+
     async def leave(self) -> Any:
         return await self.request("leave")
 

@@ -84,6 +84,14 @@ class HandOver(_Msg):
     seat: int = Field(ge=0, lt=5)
 
 
+class ChangeSettings(_Msg):
+    """The host changes the room's settings in the lobby (all of them at once, checked like create_room)."""
+
+    type: Literal["settings"]
+    id: MessageId
+    settings: RoomSettings
+
+
 class Decide(_Msg):
     type: Literal["decide"]
     id: MessageId
@@ -102,11 +110,13 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | Decide | GetSnapshot | Ping,
+    Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "create_room", "join", "leave", "kick", "start", "hand_over", "decide", "snapshot", "ping")
+CLIENT_TYPES = (
+    "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
+)
 
 
 # ---- server -> client -------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         for code in await store.public_rooms():
             with contextlib.suppress(ProtocolError):
                 room = await hub.load(code, fresh=True)
-                if room.status == LOBBY:
+                if room.status == LOBBY and room.settings["public"]:
                     rooms.append({"code": code, "seats": room.settings["seats"], "taken": len(room.seats)})
         return JSONResponse({"rooms": rooms})
 

@@ -119,5 +119,11 @@ class MemoryStore(RoomStore):
             if not got:
                 del self.listeners[code]
 
+    async def set_public(self, code: str, public: bool) -> None:
+        if public and code in self.records:
+            self.public.add(code)
+        else:
+            self.public.discard(code)
+
     async def public_rooms(self) -> list[str]:
         return sorted(self.public & self.records.keys())

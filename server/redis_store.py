@@ -249,6 +249,12 @@ class RedisStore(RoomStore):
                 del self.listeners[code]
                 await self.pubsub.unsubscribe(self.channel(code))
 
+    async def set_public(self, code: str, public: bool) -> None:
+        if public:
+            await self.redis.zadd(f"{PREFIX}public", {code: time.time()}, nx=True)
+        else:
+            await self.redis.zrem(f"{PREFIX}public", code)
+
     async def public_rooms(self) -> list[str]:
         codes = [c.decode() for c in await self.redis.zrange(f"{PREFIX}public", 0, -1)]
         alive = [c for c in codes if await self.redis.exists(self._room(c))]

@@ -167,9 +167,7 @@ class Room:
     # ---- views ------------------------------------------------------------------------------------------
 
     def view(self, connected: set[str] | None = None, spectators: int = 0) -> dict[str, Any]:
-        settings = dict(self.settings)
-        if isinstance(settings["sheet"], dict):
-            settings["sheet"] = {"custom": self.sheet.name}
+        settings = self.settings_view()
         over = self.status == OVER
         return {
             "code": self.watch,  # the spectator code: the invite code goes only to players (create / join replies)
@@ -267,6 +265,23 @@ class Room:
         self.host = self.seats[seat]["id"]
         self.host_token = codes.token()  # the old host token stops working: hosting moved
         return [{"type": "host_changed", "host": self.host}]
+
+    def settings_view(self) -> dict[str, Any]:
+        """The settings as clients see them: a custom sheet shown by its name."""
+        settings = dict(self.settings)
+        if isinstance(settings["sheet"], dict):
+            settings["sheet"] = {"custom": self.sheet.name}
+        return settings
+
+    def change_settings(self, settings: RoomSettings) -> list[Event]:
+        """The host's new settings (lobby only): checked like a new room's, and never fewer seats than taken."""
+        self._require_lobby()
+        if settings.seats < len(self.seats):
+            raise ProtocolError("bad_settings", f"{len(self.seats)} players are seated: seats cannot go below that")
+        new = settings.model_dump()
+        self.sheet = sheet_for(new)
+        self.settings = new
+        return [{"type": "settings_changed", "settings": self.settings_view()}]
 
     def start(self, now: float) -> list[Event]:
         self._require_lobby()

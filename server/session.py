@@ -13,6 +13,7 @@ from typing import Any
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
 from rajas.protocol.codec import check_size, raw_id
 from rajas.protocol.messages import (
+    ChangeSettings,
     CreateRoom,
     Decide,
     GetSnapshot,
@@ -112,7 +113,7 @@ class Session:
             return await self.decide(msg)
         if isinstance(msg, Leave):
             return await self.leave()
-        if isinstance(msg, Kick | Start | HandOver):
+        if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
             return await self.host_action(msg)
         raise ProtocolError("malformed_frame", "unknown message")
 
@@ -216,7 +217,7 @@ class Session:
             await self.hub.change(code, leave)
         return None
 
-    async def host_action(self, msg: Kick | Start | HandOver) -> dict[str, Any] | None:
+    async def host_action(self, msg: Kick | Start | HandOver | ChangeSettings) -> dict[str, Any] | None:
         code = self._room_code()
         host_token, seat_token = self.conn.host_token, self.conn.token
 
@@ -225,6 +226,8 @@ class Session:
                 raise ProtocolError("not_host", "only the host may do this")
             if isinstance(msg, Kick):
                 return r.kick(msg.seat), None, None
+            if isinstance(msg, ChangeSettings):
+                return r.change_settings(msg.settings), None, None
             if isinstance(msg, Start):
                 events = r.start(time.time())
                 return events, None, {"commitment": r.game["commitment"] if r.game else None}
@@ -233,4 +236,6 @@ class Session:
         result: dict[str, Any] | None = await self.hub.change(code, act)
         if isinstance(msg, HandOver):
             self.conn.host_token = None  # the old host token stopped working
+        if isinstance(msg, ChangeSettings):
+            await self.hub.store.set_public(code, msg.settings.public)
         return result

@@ -61,6 +61,10 @@ class RoomStore(ABC):
     @abstractmethod
     async def public_rooms(self) -> list[str]: ...
 
+    @abstractmethod
+    async def set_public(self, code: str, public: bool) -> None:
+        """Lists the room in (or takes it out of) `public_rooms` after its settings changed."""
+
 
 def presence_message(counts: dict[str, int]) -> dict[str, Any]:
     """What a store publishes when presence changes; the hub turns it into the wire `presence`."""

@@ -119,6 +119,12 @@ def test_create_a_room_and_two_players_join_by_code(room: dict[str, Any]) -> Non
     wait_app(guest, "a.role === 'player' && a.seat === 1")
     host.wait_for_selector(".lobby-seats .seat[data-seat='1'][data-connected='1']")
     assert guest.locator("[data-action=start]").count() == 0  # only the host starts
+    # the host switches to the Moon sheet in the lobby; the guest sees it read-only
+    assert guest.locator("[data-form=settings]").count() == 0
+    host.select_option("[data-setting-input=sheet]", "moon")
+    guest.wait_for_selector("[data-setting=sheet]:has-text('Moon')")
+    wait_app(host, "a.v !== null")
+    assert host.locator("[data-setting-input=sheet]").input_value() == "moon"
     shoot(host, "lobby.png")
     shoot(guest, "lobby-phone.png", docs=False)
 
