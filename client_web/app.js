@@ -29,6 +29,7 @@ const S = {
   preview: null, // RoomView fetched over HTTP before joining
   conn: "offline",
   log: [],
+  logV: 0, // the newest version whose events are in the log
   busy: false, // a decision is on its way
   decideSent: 0,
   error: null,
@@ -99,13 +100,15 @@ const net = new Net({
     S.game = msg.game;
     if (msg.sheet) S.sheet = msg.sheet;
     S.v = msg.v;
+    // the room's last updates: a reloaded page (or one that missed some) gets its game log back
+    for (const u of msg.recent || []) if (u.v > S.logV) addLog(u.events, u.v, u.time);
     if (S.joined) render(null);
   },
   onUpdate: (msg) => {
     S.room = msg.room;
     S.game = msg.game;
     S.v = msg.v;
-    addLog(msg.events);
+    addLog(msg.events, msg.v, msg.time);
     render(msg.events);
   },
   onPresence: (msg) => {
@@ -131,13 +134,15 @@ function names() {
   return (S.room?.seats || []).map((s) => s.name);
 }
 
-function addLog(events) {
+// Log lines for one update's events; `time` is the update's unix time (seconds), when the server sent one.
+function addLog(events, v = S.v, time = null) {
   const seatIds = Object.fromEntries((S.room?.seats || []).map((s) => [s.id, s.name]));
   const ctx = { lang: S.lang, names: names(), sheet: S.sheet, seatIds };
   for (const e of events || []) {
     const line = describe(e, ctx);
-    if (line) S.log.push({ ...line, v: S.v, event: e });
+    if (line) S.log.push({ ...line, v, time: typeof time === "number" ? time : null, event: e });
   }
+  if (typeof v === "number" && v > S.logV) S.logV = v;
   if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
 }
 
@@ -429,6 +434,7 @@ function route() {
     S.joined = false;
     S.room = S.game = S.sheet = S.preview = null;
     S.log = [];
+    S.logV = 0;
     S.role = S.seatId = null;
   }
   S.code = code;
@@ -478,6 +484,7 @@ function expose() {
     sent: { ...net.sent },
     over: S.room?.status === STATUS.OVER,
     logLines: S.log.length,
+    logFirstV: S.log.find((l) => typeof l.v === "number")?.v ?? null,
   };
   window.__net = net;
 }

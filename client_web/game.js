@@ -254,7 +254,10 @@ export class GameView {
     const S = this.S;
     const list = html("ol", { class: "log-list", "data-log": "" });
     for (const line of S.log.slice(-150)) {
-      list.append(html("li", { class: `log-line log-${line.kind}`, style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, line.text));
+      const when = line.time ? new Date(line.time * 1000) : null;
+      const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString(), title: when.toLocaleString(S.lang) },
+        when.toLocaleTimeString(S.lang, { hour: "2-digit", minute: "2-digit" })) : null;
+      list.append(html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text));
     }
     this.logBox.replaceChildren(html("h2", null, this.L("log")), list);
     requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });

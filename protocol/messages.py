@@ -170,6 +170,7 @@ class Snapshot(_Msg):
     room: RoomView
     game: GameView | None
     sheet: dict[str, Any] | None = None  # the sheet file clients draw from
+    recent: list[dict[str, Any]] | None = None  # the last ~50 updates' {v, time, events}, oldest first
 
 
 class Update(_Msg):
@@ -177,6 +178,7 @@ class Update(_Msg):
 
     type: Literal["update"] = "update"
     v: int
+    time: float | None = None  # unix seconds of the commit
     events: list[dict[str, Any]]
     room: RoomView
     game: GameView | None

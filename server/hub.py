@@ -171,9 +171,11 @@ class Hub:
                     return s.result
                 new.v = room.v + 1
                 record, game = new.encode()  # the state's dict is built once for both
+                now = time.time()
                 message = {
                     "type": "update",
                     "v": new.v,
+                    "time": now,
                     "events": events,
                     "room": new.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
                     "game": game,
@@ -181,7 +183,12 @@ class Hub:
                 packed = pack(message)
                 try:
                     ok = await self.store.commit(
-                        code, room.v, pack(record), pack(entry) if entry is not None else None, packed
+                        code,
+                        room.v,
+                        pack(record),
+                        pack(entry) if entry is not None else None,
+                        packed,
+                        pack({"v": new.v, "time": now, "events": events}),
                     )
                 except Exception:
                     self.metrics.store_errors.inc()
@@ -260,8 +267,9 @@ class Hub:
         conn.code, conn.role, conn.token, conn.seat_id = code, role, token, seat_id
         async with lr.lock:
             room = await self.load(code)
+            recent = await self.recent(code, room.v)
             lr.conns.add(conn)
-            conn.send(self.snapshot(lr, room))
+            conn.send(self.snapshot(lr, room, recent))
         key = seat_id if role == "player" and seat_id is not None else SPECTATORS
         lr.counts = await self.store.presence(code, key, +1)
         timer = lr.timers.pop(f"grace:{seat_id}", None)
@@ -290,14 +298,21 @@ class Hub:
                 self._start_grace(lr, seat_id, room.settings["grace"])
         await self._release(lr)
 
-    def snapshot(self, lr: LocalRoom, room: Room) -> dict[str, Any]:
-        return {
+    async def recent(self, code: str, v: int) -> list[dict[str, Any]]:
+        """The room's last updates up to version v, oldest first, as {v, time, events}."""
+        return [e for e in (unpack(raw) for raw in await self.store.recent(code)) if e["v"] <= v]
+
+    def snapshot(self, lr: LocalRoom, room: Room, recent: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        snap = {
             "type": "snapshot",
             "v": room.v,
             "room": room.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
             "game": room.game_view(),
             "sheet": room.sheet.to_json(),
         }
+        if recent is not None:
+            snap["recent"] = recent
+        return snap
 
     # ---- timers and bots ---------------------------------------------------------------------------------
 
@@ -441,7 +456,7 @@ class Hub:
             lr.last = time.monotonic()
             async with lr.lock:
                 room = await self.load(code, fresh=True)
-                frame = Frame.of(self.snapshot(lr, room))
+                frame = Frame.of(self.snapshot(lr, room, await self.recent(code, room.v)))
             self._broadcast(lr, frame)
             log.info("missed updates: snapshot resent", extra={"event": "resync", "room": code, "v": v})
 

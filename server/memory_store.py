@@ -8,7 +8,7 @@ import time
 
 from rajas.protocol import pack
 
-from .store import Listener, RoomStore, presence_message
+from .store import RECENT, Listener, RoomStore, presence_message
 
 
 class MemoryStore(RoomStore):
@@ -17,6 +17,7 @@ class MemoryStore(RoomStore):
         self.sweep_every = sweep_every
         self.records: dict[str, tuple[int, bytes]] = {}
         self.logs: dict[str, list[bytes]] = {}
+        self.recents: dict[str, list[bytes]] = {}
         self.watch: dict[str, str] = {}
         self.watch_of: dict[str, str] = {}
         self.counts: dict[str, dict[str, int]] = {}
@@ -49,6 +50,7 @@ class MemoryStore(RoomStore):
         for code in gone:
             self.records.pop(code, None)
             self.logs.pop(code, None)
+            self.recents.pop(code, None)
             self.counts.pop(code, None)
             self.touched.pop(code, None)
             self.public.discard(code)
@@ -79,19 +81,34 @@ class MemoryStore(RoomStore):
         room = self.watch.get(code)
         return (room, True) if room is not None and room in self.records else None
 
-    async def commit(self, code: str, expected: int, record: bytes, log_entry: bytes | None, message: bytes) -> bool:
+    async def commit(
+        self,
+        code: str,
+        expected: int,
+        record: bytes,
+        log_entry: bytes | None,
+        message: bytes,
+        recent: bytes | None = None,
+    ) -> bool:
         got = self.records.get(code)
         if got is None or got[0] != expected:
             return False
         self.records[code] = (expected + 1, record)
         if log_entry is not None:
             self.logs[code].append(log_entry)
+        if recent is not None:
+            last = self.recents.setdefault(code, [])
+            last.append(recent)
+            del last[:-RECENT]
         self.touched[code] = time.time()
         self._publish(code, message)
         return True
 
     async def log(self, code: str) -> list[bytes]:
         return list(self.logs.get(code, []))
+
+    async def recent(self, code: str) -> list[bytes]:
+        return list(self.recents.get(code, []))
 
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
         counts = self.counts.setdefault(code, {})

@@ -15,7 +15,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from .store import Listener, RoomStore
+from .store import RECENT, Listener, RoomStore
 
 PREFIX = "rajas:"
 
@@ -29,13 +29,19 @@ if ARGV[4] == '1' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2]) end
 return 1
 """
 
-# KEYS: room hash, log list. ARGV: expected version, record, log entry ('' for none), message, channel, ttl.
+# KEYS: room hash, log list, recent list. ARGV: expected version, record, log entry ('' for none), message,
+# channel, ttl, recent entry ('' for none), how many recent entries to keep.
 # The watch key is read from the room hash (single-instance Redis allows that; it only refreshes a TTL).
 COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if v ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'rec', ARGV[2])
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
+if ARGV[7] ~= '' then
+  redis.call('RPUSH', KEYS[3], ARGV[7])
+  redis.call('LTRIM', KEYS[3], -tonumber(ARGV[8]), -1)
+  redis.call('EXPIRE', KEYS[3], ARGV[6])
+end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
 local w = redis.call('HGET', KEYS[1], 'w')
@@ -136,6 +142,10 @@ class RedisStore(RoomStore):
         return f"{PREFIX}log:{code}"
 
     @staticmethod
+    def _recent(code: str) -> str:
+        return f"{PREFIX}recent:{code}"
+
+    @staticmethod
     def channel(code: str) -> str:
         return f"{PREFIX}ch:{code}"
 
@@ -200,13 +210,25 @@ class RedisStore(RoomStore):
             return room.decode(), True
         return None
 
-    async def commit(self, code: str, expected: int, record: bytes, log_entry: bytes | None, message: bytes) -> bool:
-        keys = [self._room(code), self._log(code)]
-        args = [str(expected), record, log_entry or b"", message, self.channel(code), self.ttl]
+    async def commit(
+        self,
+        code: str,
+        expected: int,
+        record: bytes,
+        log_entry: bytes | None,
+        message: bytes,
+        recent: bytes | None = None,
+    ) -> bool:
+        keys = [self._room(code), self._log(code), self._recent(code)]
+        args = [str(expected), record, log_entry or b"", message, self.channel(code), self.ttl, recent or b"", RECENT]
         return bool(await self._commit(keys=keys, args=args))
 
     async def log(self, code: str) -> list[bytes]:
         got: list[bytes] = await self.redis.lrange(self._log(code), 0, -1)
+        return got
+
+    async def recent(self, code: str) -> list[bytes]:
+        got: list[bytes] = await self.redis.lrange(self._recent(code), 0, -1)
         return got
 
     def _presence_keys(self, code: str) -> list[str]:

@@ -107,7 +107,7 @@ class Session:
             code = self._room_code()
             lr = await self.hub.local(code)
             room = await self.hub.load(code, fresh=True)
-            self.conn.send(self.hub.snapshot(lr, room))
+            self.conn.send(self.hub.snapshot(lr, room, await self.hub.recent(code, room.v)))
             return {"v": room.v}
         if isinstance(msg, Decide):
             return await self.decide(msg)

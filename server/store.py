@@ -13,6 +13,7 @@ from typing import Any
 
 Listener = Callable[[bytes], None]
 SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
+RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (a reloaded page's game log)
 
 
 class RoomStore(ABC):
@@ -34,9 +35,22 @@ class RoomStore(ABC):
         """An invite code or spectator code -> (room code, came through the spectator code)."""
 
     @abstractmethod
-    async def commit(self, code: str, expected: int, record: bytes, log_entry: bytes | None, message: bytes) -> bool:
-        """Writes version expected+1 if the room is still at `expected`, then publishes `message`.
+    async def commit(
+        self,
+        code: str,
+        expected: int,
+        record: bytes,
+        log_entry: bytes | None,
+        message: bytes,
+        recent: bytes | None = None,
+    ) -> bool:
+        """Writes version expected+1 if the room is still at `expected`, then publishes `message`; `recent`
+        (the update's {v, time, events}) joins the room's last RECENT updates.
         False (and nothing written or published) if another writer got there first."""
+
+    @abstractmethod
+    async def recent(self, code: str) -> list[bytes]:
+        """The room's last RECENT updates' `recent` entries, oldest first."""
 
     @abstractmethod
     async def log(self, code: str) -> list[bytes]: ...

@@ -230,6 +230,9 @@ def test_play_a_whole_game_by_clicking(room: dict[str, Any]) -> None:
             guest.reload()
             wait_app(guest, "a.screen === 'game' && a.conn === 'online' && a.seat === 1")
             assert app(guest)["seatId"] == seat_id
+            # the game log came back with the snapshot's recent updates, with their times
+            wait_app(guest, "a.logLines > 20 && a.logFirstV !== null")
+            assert guest.locator(".log-list .log-line time.log-time").count() > 10
             assert app(guest)["role"] == "player"
             reloaded = True
         if decisions >= DROP_AT and not dropped:
