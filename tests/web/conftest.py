@@ -6,11 +6,10 @@ import functools
 import http.server
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, CLIENT, QuietHandler
+from web_helpers import CLIENT, QuietHandler
 
 
 @pytest.fixture(scope="session")
@@ -25,19 +24,6 @@ def base_url() -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")  # module, not session: one Playwright at a time across test folders
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture()

@@ -12,6 +12,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(ROOT))
 from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, CLIENT, QuietHandler  # noqa: E402
 
 

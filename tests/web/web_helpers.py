@@ -6,18 +6,13 @@ import http.server
 from pathlib import Path
 from typing import Any
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS"]
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "client_web"
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
