@@ -43,6 +43,7 @@ def _error(err: ProtocolError) -> JSONResponse:
 def create_app(store: RoomStore, limits: Limits | None = None, node: str = "local", **hub_options: float) -> Starlette:
     limits = limits or Limits()
     metrics = Metrics(node)
+    store.on_reconnect = metrics.store_reconnects.inc
     hub = Hub(store, metrics, **hub_options)
     conns: set[Conn] = set()
     _gauges(metrics, hub, conns)

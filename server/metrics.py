@@ -82,6 +82,9 @@ class Metrics:
         self.dropped = Counter("rajas_slow_clients_dropped_total", "connections dropped for a full queue")
         self.takeovers = Counter("rajas_takeovers_total", "stalled rooms this node took over", "kind")
         self.store_errors = Counter("rajas_store_errors_total", "store calls that failed (e.g. Redis down)")
+        self.store_reconnects = Counter(
+            "rajas_store_reconnects_total", "times this node's room feed lost Redis and reconnected (a Redis restart)"
+        )
         self.latency = Histogram(
             "rajas_decision_seconds", "a player's decision: frame received to update committed and queued"
         )
@@ -112,6 +115,7 @@ class Metrics:
             self.dropped,
             self.takeovers,
             self.store_errors,
+            self.store_reconnects,
         ):
             lines += c.render()
         lines += self.latency.render()

@@ -14,6 +14,10 @@ import uuid
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .store import RECENT, Listener, RoomStore
 
@@ -118,8 +122,16 @@ class RedisStore(RoomStore):
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
         self.node_ttl = max(1, round(node_ttl))
-        # A bounded pool: a burst of commits queues for a connection instead of opening hundreds.
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
+        # A bounded pool: a burst of commits queues for a connection instead of opening hundreds. Pooled sockets
+        # die with a Redis restart: every command reconnects and retries a few times before it fails (a retried
+        # commit is safe: the script checks the version, and accepted decision ids are remembered).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=64,
+            timeout=30,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), retries=4),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
@@ -159,11 +171,24 @@ class RedisStore(RoomStore):
         self._reader = asyncio.create_task(self._read())
 
     async def _beat(self) -> None:
-        """This node is alive as long as this key is: other nodes drop our presence counts when it expires."""
+        """This node is alive as long as this key is: other nodes drop our presence counts when it expires.
+        Each beat also notices a Redis restart (a new run_id), which clients no longer see: commands retry."""
+        run_id = await self._run_id()
         while True:
             await asyncio.sleep(self.heartbeat)
             with contextlib.suppress(Exception):  # Redis away: retried next beat; the key comes back with it
                 await self.redis.set(self.alive_key, b"1", ex=self.node_ttl)
+                now = await self._run_id()
+                if now is not None:
+                    if run_id is not None and now != run_id and self.on_reconnect is not None:
+                        self.on_reconnect()
+                    run_id = now
+
+    async def _run_id(self) -> str | None:
+        with contextlib.suppress(Exception):
+            info = await self.redis.info("server")
+            return str(info.get("run_id"))
+        return None
 
     async def close(self) -> None:
         for task in (self._reader, self._beater):

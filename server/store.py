@@ -17,6 +17,9 @@ RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (
 
 
 class RoomStore(ABC):
+    # Called when the store lost its connection to a shared backend and got it back (a Redis restart).
+    on_reconnect: Callable[[], None] | None = None
+
     @abstractmethod
     async def start(self) -> None: ...
 

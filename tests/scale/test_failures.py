@@ -89,4 +89,5 @@ async def test_redis_restart_keeps_every_room(three_nodes: Topology) -> None:
     three_nodes.start_redis()
     await task
     retries = sum(s.internal_retries + s.reconnects for _, seats, _ in rooms for s in seats)
-    assert retries >= 1  # somebody did hit the outage
+    noticed = sum(n.metrics().get("rajas_store_reconnects_total", 0) for n in three_nodes.nodes)
+    assert retries + noticed >= 1  # the outage was hit (clients now rarely see it: the store retries)
