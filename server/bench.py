@@ -1,9 +1,11 @@
 """`rajas bench`: our server and a bare websockets broadcast server under the same open-loop load.
 
-The server runs in its own process (with redis-server when --store redis), the load in --workers separate
-processes (server/bench_load.py). Latency is decision-to-delivery at every socket of the room, measured from
-each decision's intended send time. Server CPU is read from /proc for the measured window, memory per
-connection is the server's resident memory growth divided by its sockets.
+The server runs in its own process (--nodes of them sharing one redis-server with --store redis; the
+generator spreads each room's sockets over them), the load in --workers separate processes
+(server/bench_load.py). Latency is decision-to-delivery at every socket of the room, measured from each
+decision's intended send time. Server, Redis and load-generator CPU are read from /proc for the measured
+window (the generators share the machine with the server: their CPU is reported so it can be weighed), memory
+per connection is the server's resident memory growth divided by its sockets.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20) ->
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
             return
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"{proc.args} did not start")
+            raise RuntimeError(f"{proc.args!r} did not start")
         time.sleep(0.05)
 
 
@@ -58,18 +60,26 @@ def _spawn(args: list[str]) -> subprocess.Popen[bytes]:
 
 
 def run_target(
-    target: str, rooms: int, rate: float, duration: float, workers: int, store: str, payload: int, fsync: str
+    target: str,
+    rooms: int,
+    rate: float,
+    duration: float,
+    workers: int,
+    store: str,
+    payload: int,
+    fsync: str,
+    nodes: int = 1,
 ) -> dict[str, Any]:
     procs: list[subprocess.Popen[bytes]] = []
     tmp = tempfile.mkdtemp(prefix="rajas-bench-")
     redis_pid = None
     try:
-        port = _free_port()
+        ports = [_free_port() for _ in range(nodes if target != "bare" else 1)]
+        servers: list[subprocess.Popen[bytes]] = []
         if target == "bare":
-            server = subprocess.Popen([sys.executable, "-m", "rajas.server.bench_bare", str(port)])
+            servers.append(subprocess.Popen([sys.executable, "-m", "rajas.server.bench_bare", str(ports[0])]))
         else:
-            cmd = [sys.executable, "-m", "rajas.server.cli", "serve", "--port", str(port), "--log-level", "warning"]
-            cmd += ["--rate", "1000", "--burst", "1000"]
+            extra = []
             if store == "redis":
                 rport = _free_port()
                 redis = subprocess.Popen(
@@ -80,13 +90,20 @@ def run_target(
                 procs.append(redis)
                 _wait_port(rport, redis)
                 redis_pid = redis.pid
-                cmd += ["--redis", f"redis://127.0.0.1:{rport}/0"]
-            server = subprocess.Popen(cmd)
-        procs.append(server)
-        _wait_port(port, server)
+                extra += ["--redis", f"redis://127.0.0.1:{rport}/0"]
+            for i, port in enumerate(ports):
+                cmd = [sys.executable, "-m", "rajas.server.cli", "serve", "--port", str(port), "--log-level", "warning"]
+                cmd += ["--rate", "1000", "--burst", "1000", *extra]
+                if nodes > 1:
+                    cmd += ["--node", f"bench-{i}"]
+                servers.append(subprocess.Popen(cmd))
+        procs += servers
+        for port, server in zip(ports, servers, strict=True):
+            _wait_port(port, server)
         time.sleep(0.5)
-        _, rss0 = _proc_stat(server.pid)
-        url = f"ws://127.0.0.1:{port}/ws" if target != "bare" else f"ws://127.0.0.1:{port}/"
+        rss0 = [_proc_stat(s.pid)[1] for s in servers]
+        path = "/ws" if target != "bare" else "/"
+        url = ",".join(f"ws://127.0.0.1:{port}{path}" for port in ports)
         share = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
         gens = []
         for i, n in enumerate(share):
@@ -104,18 +121,22 @@ def run_target(
                 raise RuntimeError("a load generator failed to set up")
         setup_s = time.monotonic() - setup_started
         time.sleep(1.0)
-        _, rss1 = _proc_stat(server.pid)
+        rss1 = [_proc_stat(s.pid)[1] for s in servers]
         start = time.time() + 1.0
         for g in gens:
             assert g.stdin is not None
             g.stdin.write(f"{start} {duration}\n".encode())
             g.stdin.flush()
         time.sleep(max(0.0, start - time.time()))
-        cpu0, _ = _proc_stat(server.pid)
-        rcpu0 = _proc_stat(redis_pid)[0] if redis_pid else 0.0
+        # CPU over the measured window: the server nodes, redis-server, the load generators.
+        watched = [s.pid for s in servers] + [g.pid for g in gens] + ([redis_pid] if redis_pid else [])
+        before = [_proc_stat(pid)[0] for pid in watched]
         time.sleep(duration)
-        cpu1, rss2 = _proc_stat(server.pid)
-        rcpu1 = _proc_stat(redis_pid)[0] if redis_pid else 0.0
+        after = [_proc_stat(pid) for pid in watched]
+        used = [a[0] - b for a, b in zip(after, before, strict=True)]
+        node_cpu = used[: len(servers)]
+        gen_cpu = used[len(servers) : len(servers) + len(gens)]
+        rss2 = [a[1] for a in after[: len(servers)]]
         results = []
         for g in gens:
             assert g.stdout is not None
@@ -123,6 +144,10 @@ def run_target(
         lat = sorted(x for r in results for x in r["lat_us"])
         decisions = sum(r["decisions"] for r in results)
         sockets = rooms * 7
+
+        def per_decision(cpu: float) -> float | None:
+            return round(cpu / decisions * 1e6, 1) if decisions else None
+
         out: dict[str, Any] = {
             "target": target if target == "bare" else f"rajas ({store} store)",
             "rooms": rooms,
@@ -136,17 +161,23 @@ def run_target(
             "deliveries_per_s": round(len(lat) / duration, 1),
             "refused": sum(r["refused"] for r in results),
             "games_over": sum(r["games_over"] for r in results),
+            "closed_sockets": sum(r.get("closed_sockets", 0) for r in results),
             "p50_ms": _pct(lat, 0.50),
             "p99_ms": _pct(lat, 0.99),
             "p999_ms": _pct(lat, 0.999),
             "max_ms": round(lat[-1] / 1000, 3) if lat else None,
-            "server_cpu_s": round(cpu1 - cpu0, 2),
-            "server_cpu_us_per_decision": round((cpu1 - cpu0) / decisions * 1e6, 1) if decisions else None,
-            "server_rss_mb": round(rss2 / 2**20, 1),
-            "server_bytes_per_connection": round((rss1 - rss0) / sockets) if sockets else None,
+            "server_cpu_s": round(sum(node_cpu), 2),
+            "server_cpu_us_per_decision": per_decision(sum(node_cpu)),
+            "loadgen_cpu_s": round(sum(gen_cpu), 2),
+            "loadgen_cpu_us_per_decision": per_decision(sum(gen_cpu)),
+            "server_rss_mb": round(sum(rss2) / 2**20, 1),
+            "server_bytes_per_connection": round((sum(rss1) - sum(rss0)) / sockets) if sockets else None,
         }
+        if len(servers) > 1:
+            out["nodes"] = len(servers)
+            out["server_cpu_s_per_node"] = [round(c, 2) for c in node_cpu]
         if redis_pid:
-            out["redis_cpu_us_per_decision"] = round((rcpu1 - rcpu0) / decisions * 1e6, 1) if decisions else None
+            out["redis_cpu_us_per_decision"] = per_decision(used[-1])
         return out
     finally:
         for p in procs:
@@ -197,8 +228,18 @@ def run_idle(connections: int, workers: int) -> dict[str, Any]:
 
 
 def bench(
-    rooms: int, rate: float, duration: float, workers: int, store: str, baseline: bool, idle: int, fsync: str
+    rooms: int,
+    rate: float,
+    duration: float,
+    workers: int,
+    store: str,
+    baseline: bool,
+    idle: int,
+    fsync: str,
+    nodes: int = 1,
 ) -> dict[str, Any]:
+    if nodes < 1 or (nodes > 1 and store != "redis"):
+        raise ValueError("--nodes > 1 needs --store redis (nodes share rooms only through Redis)")
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     report: dict[str, Any] = {
@@ -210,7 +251,7 @@ def bench(
         "command": " ".join(["rajas", *sys.argv[1:]]),
     }
     if rooms > 0:
-        ours = run_target("ours", rooms, rate, duration, workers, store, 0, fsync)
+        ours = run_target("ours", rooms, rate, duration, workers, store, 0, fsync, nodes)
         report["ours"] = ours
         if baseline:
             payload = int(ours["deliveries"] and 2000)

@@ -1,17 +1,21 @@
 """One load-generator process of `rajas bench` (python -m rajas.server.bench_load, driven by server/bench.py).
 
-It sets up its share of rooms (5 players + 2 spectators each), says `ready`, reads the common start time
-from stdin, and drives every room open-loop: decision k of a room is due at start + phase + k / rate and is
-timestamped with that intended time, even when it has to wait for the previous update (so a slow server
-is charged for the wait: no coordinated omission). Every socket of the room records, for every update,
-receive time minus intended send time. Prints one JSON object at the end.
+It sets up its share of rooms (5 players + 2 spectators each, spread round-robin over the --url list),
+says `ready`, reads the common start time from stdin, and drives every room open-loop: decision k of a room
+is due at start + phase + k / rate and is timestamped with that intended time, even when it has to wait for
+the previous update (so a slow server is charged for the wait: no coordinated omission). Every socket of
+the room records, for every update, receive time minus intended send time. Prints one JSON object at the end.
+
+Every socket is a bench_wire.LeanSocket: the protocol client runs the setup on it unchanged, then the socket
+hands each frame to a per-socket callback that reads only `type` and `v` (about 1 us a frame, against tens
+of microseconds through the `websockets` client), so the generators take as little CPU as possible from the
+server they measure. The bare baseline is measured by the same sockets.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import json
 import random
@@ -21,84 +25,153 @@ import time
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
+from rajas.protocol import client as protocol_client
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import Client
-from websockets.asyncio.client import ClientConnection, connect
+
+from .bench_wire import LeanSocket, open_socket
+from .bench_wire import connect as lean_connect
 
 PLAYERS, SPECTATORS = 5, 2
-READERS: set[asyncio.Future[None]] = set()  # the socket readers, kept referenced for the whole run
 
 
 class Room:
     def __init__(self) -> None:
         self.intended: dict[int, float] = {}
         self.latencies: list[float] = []
-        self.changed = asyncio.Event()
+        self.waiter: asyncio.Future[None] | None = None  # the driver waiting for the next update
+        self.stopped = False  # the measured window is over
         self.v = 0
         self.game: dict[str, Any] | None = None
         self.over = False
         self.sent = 0
         self.refused = 0
 
+    def wake(self) -> None:
+        w = self.waiter
+        if w is not None and not w.done():
+            w.set_result(None)
 
-def _head(frame: bytes) -> tuple[str | None, int | None]:
-    """type and v of a server message, without decoding the rest (most sockets only need those)."""
-    u = msgpack.Unpacker(raw=False)
+    def stop(self) -> None:
+        self.stopped = True
+        self.wake()
+
+
+def _head_slow(frame: bytes) -> tuple[str | None, int | None]:
+    u = msgpack.Unpacker(raw=False, strict_map_key=False)
     u.feed(frame)
-    n = u.read_map_header()
     kind = v = None
-    for _ in range(min(n, 2)):
+    for _ in range(u.read_map_header()):
         key = u.unpack()
-        val = u.unpack()
         if key == "type":
-            kind = val
+            kind = u.unpack()
         elif key == "v":
-            v = val
+            v = u.unpack()
+        else:
+            u.skip()
+        if kind is not None and v is not None:
+            break
     return kind, v
 
 
-class BenchClient(Client):
-    """The protocol client, with a lean reader once the game runs: updates are only timed, and decoded in
-    full by one socket per room (the room's eyes), so the generator stays light."""
+_UPDATE = b"\xa4type\xa6update\xa1v"  # msgpack of the keys and values "type": "update", "v"
+_REPLY = b"\xa4type\xa5reply"
 
-    room: Room | None = None
-    eyes = False
 
-    async def lean(self) -> None:
-        assert self.ws is not None
-        room = self.room
-        assert room is not None
-        clock = time.perf_counter
-        async for frame in self.ws:
-            now = clock()
-            assert isinstance(frame, bytes)
-            kind, v = _head(frame)
-            if kind == "update" and v is not None:
-                t = room.intended.get(v)
-                if t is not None:
-                    room.latencies.append(now - t)
-                if self.eyes:
+def head(frame: bytes) -> tuple[str | None, int | None]:
+    """type and v of a server message, without decoding the rest (most sockets only need those). Reads the
+    bytes of the usual `{"type": "update", "v": N, ...}` directly, anything else through msgpack."""
+    b0 = frame[0]
+    o = 1 if 0x80 <= b0 <= 0x8F else 3 if b0 == 0xDE else 5 if b0 == 0xDF else 0
+    if o:
+        if frame.startswith(_UPDATE, o):
+            j = o + len(_UPDATE)
+            b = frame[j]
+            if b < 0x80:
+                return "update", b
+            if b == 0xCC:
+                return "update", frame[j + 1]
+            if b == 0xCD:
+                return "update", int.from_bytes(frame[j + 1 : j + 3], "big")
+            if b == 0xCE:
+                return "update", int.from_bytes(frame[j + 1 : j + 5], "big")
+        elif frame.startswith(_REPLY, o):
+            return "reply", None
+    return _head_slow(frame)
+
+
+def eyes_view(frame: bytes) -> tuple[str | None, dict[str, Any] | None]:
+    """room.status and game.pending of an update, skipping (not building) the rest: a third of the cost of
+    decoding the whole ~2 KB update."""
+    u = msgpack.Unpacker(raw=False, strict_map_key=False)
+    u.feed(frame)
+    status = pending = None
+    for _ in range(u.read_map_header()):
+        key = u.unpack()
+        if key == "room" or key == "game":
+            want = "status" if key == "room" else "pending"
+            for _ in range(u.read_map_header()):
+                if u.unpack() == want:
+                    if key == "room":
+                        status = u.unpack()
+                    else:
+                        pending = u.unpack()
+                else:
+                    u.skip()
+        else:
+            u.skip()
+    return status, pending
+
+
+def lean_reader(room: Room, eyes: bool) -> Any:
+    """The per-frame callback of one socket once the game runs: updates are only timed, and decoded in full
+    by one socket per room (the room's eyes), so the generator stays light."""
+    intended = room.intended
+    record = room.latencies.append
+
+    def on_frame(frame: bytes, now: float) -> None:
+        kind, v = head(frame)
+        if kind == "update" and v is not None:
+            t = intended.get(v)
+            if t is not None:
+                record(now - t)
+            if eyes:
+                status, pending = eyes_view(frame)
+                if status is None or pending is None:  # not the usual shape: decode it all
                     msg = unpack(frame)
-                    room.v, room.game = v, msg["game"]
-                    room.over = msg["room"]["status"] == "over"
-                    room.changed.set()
-            elif kind == "reply" and self.eyes is False:
-                msg = unpack(frame)
-                if not msg["ok"]:
-                    room.refused += 1
+                    status, pending = msg["room"]["status"], msg["game"]["pending"]
+                room.v, room.game = v, {"pending": pending}
+                room.over = status == "over"
+                room.wake()
+        elif kind == "reply" and not eyes and not unpack(frame)["ok"]:
+            room.refused += 1
+
+    return on_frame
 
 
-async def setup_room(url: str) -> tuple[Room, list[BenchClient]]:
-    host = await BenchClient(url, keep=False).connect()
+def lean_socket(c: Client) -> LeanSocket:
+    """The protocol client's socket (see main: the client's `connect` is bench_wire's)."""
+    assert isinstance(c.ws, LeanSocket)
+    return c.ws
+
+
+async def setup_room(urls: list[str], index: int) -> tuple[Room, list[LeanSocket]]:
+    """A room whose socket j talks to urls[(index + j) % len(urls)]: with several nodes the players of a
+    room are spread over them, as behind a load balancer without sticky sessions."""
+
+    def url(j: int) -> str:
+        return urls[(index + j) % len(urls)]
+
+    host = await Client(url(0), keep=False).connect()
     created = await host.create_room(seats=PLAYERS, grace=3600, bot="random")
     await host.join(created["code"], name="p0", host_token=created["host_token"])
     clients = [host]
     for i in range(1, PLAYERS):
-        c = await BenchClient(url, keep=False).connect()
+        c = await Client(url(i), keep=False).connect()
         await c.join(created["code"], name=f"p{i}")
         clients.append(c)
-    for _ in range(SPECTATORS):
-        c = await BenchClient(url, keep=False).connect()
+    for i in range(SPECTATORS):
+        c = await Client(url(PLAYERS + i), keep=False).connect()
         await c.join(created["watch"], role="spectator")
         clients.append(c)
     await host.start()
@@ -106,20 +179,28 @@ async def setup_room(url: str) -> tuple[Room, list[BenchClient]]:
         await c.wait_for(lambda c: c.game is not None, timeout=30)
     room = Room()
     room.v, room.game = host.v, host.game
-    # Hand the sockets to the lean reader.
+    # Hand the sockets to the lean reader: stop the protocol client's reader task (frames it has not read
+    # yet stay queued in the socket and go to the lean reader first).
     for c in clients:
         assert c._reader is not None
         c._reader.cancel()
-        c.room = room
-    clients[-1].eyes = True
-    for c in clients:
-        READERS.add(asyncio.ensure_future(c.lean()))
-    return room, clients
+    socks = [lean_socket(c) for c in clients]
+    for i, sock in enumerate(socks):
+        sock.lean(lean_reader(room, eyes=i == len(socks) - 1))
+    return room, socks
 
 
-async def drive_room(room: Room, clients: list[BenchClient], start: float, end: float, rate: float, seed: int) -> None:
+async def wait_update(room: Room) -> None:
+    """Until the update of the room's last decision arrived (or the measured window ended: Room.stop)."""
+    while room.v < room.sent and not room.over and not room.stopped:
+        room.waiter = asyncio.get_running_loop().create_future()
+        await room.waiter
+        room.waiter = None
+
+
+async def drive_room(room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int) -> None:
     rng = random.Random(seed)
-    players = clients[:PLAYERS]
+    players = socks[:PLAYERS]
     phase = rng.random() / rate if rate > 0 else 0.0
     k = 0
     while not room.over:
@@ -130,11 +211,9 @@ async def drive_room(room: Room, clients: list[BenchClient], start: float, end: 
         if delay > 0:
             await asyncio.sleep(delay)
         # The decision needs the newest state: wait for the update of our previous one (still charged from `due`).
-        while room.v < room.sent and not room.over and time.perf_counter() < end:
-            room.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(room.changed.wait(), max(0.001, end - time.perf_counter()))
-        if room.over or time.perf_counter() >= end:
+        if room.v < room.sent:
+            await wait_update(room)
+        if room.over or room.stopped or time.perf_counter() >= end:
             return
         assert room.game is not None
         pending = room.game["pending"]
@@ -142,45 +221,46 @@ async def drive_room(room: Room, clients: list[BenchClient], start: float, end: 
         v = room.v
         room.intended[v + 1] = due if rate > 0 else time.perf_counter()
         room.sent = v + 1
-        c = players[pending["player"]]
-        assert c.ws is not None
-        await c.ws.send(pack({"type": "decide", "id": f"b{v}", "decision": wire, "v": v}))
+        players[pending["player"]].send_now(pack({"type": "decide", "id": f"b{v}", "decision": wire, "v": v}))
         k += 1
 
 
 # ---- bare baseline ------------------------------------------------------------------------------------------
 
 
-async def setup_bare(url: str, index: int, payload: int) -> tuple[Room, list[ClientConnection]]:
+def bare_reader(room: Room, eyes: bool) -> Any:
+    intended = room.intended
+    record = room.latencies.append
+    unpack_v = struct.Struct("<I").unpack_from
+
+    def on_frame(frame: bytes, now: float) -> None:
+        (v,) = unpack_v(frame)
+        t = intended.get(v)
+        if t is not None:
+            record(now - t)
+        if eyes:
+            room.v = v
+            room.wake()
+
+    return on_frame
+
+
+async def setup_bare(url: str, index: int, payload: int) -> tuple[Room, list[LeanSocket]]:
     room = Room()
     name = f"room-{index}-{random.getrandbits(32)}"
     socks = []
     for _ in range(PLAYERS + SPECTATORS):
-        ws = await connect(url, compression=None, max_size=2**20, open_timeout=30)
-        await ws.send(name)
+        ws = await open_socket(url)
+        ws.send_now(name)
         socks.append(ws)
     await asyncio.sleep(0.05)
-    clock = time.perf_counter
-
-    async def read(ws: ClientConnection, eyes: bool) -> None:
-        async for frame in ws:
-            now = clock()
-            assert isinstance(frame, bytes)
-            (v,) = struct.unpack_from("<I", frame)
-            t = room.intended.get(v)
-            if t is not None:
-                room.latencies.append(now - t)
-            if eyes:
-                room.v = v
-                room.changed.set()
-
     for i, ws in enumerate(socks):
-        READERS.add(asyncio.ensure_future(read(ws, i == len(socks) - 1)))
+        ws.lean(bare_reader(room, eyes=i == len(socks) - 1))
     return room, socks
 
 
 async def drive_bare(
-    room: Room, socks: list[ClientConnection], start: float, end: float, rate: float, seed: int, payload: int
+    room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int, payload: int
 ) -> None:
     rng = random.Random(seed)
     phase = rng.random() / rate if rate > 0 else 0.0
@@ -193,37 +273,38 @@ async def drive_bare(
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        while room.v < room.sent and time.perf_counter() < end:  # as ours: one message in flight per room
-            room.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(room.changed.wait(), max(0.001, end - time.perf_counter()))
-        if time.perf_counter() >= end:
+        if room.v < room.sent:  # as ours: one message in flight per room
+            await wait_update(room)
+        if room.stopped or time.perf_counter() >= end:
             return
         v = room.v + 1
         room.intended[v] = due if rate > 0 else time.perf_counter()
         room.sent = v
-        await socks[rng.randrange(PLAYERS)].send(struct.pack("<I", v) + filler)
+        socks[rng.randrange(PLAYERS)].send_now(struct.pack("<I", v) + filler)
         k += 1
 
 
 async def main(args: argparse.Namespace) -> None:
-    url = args.url
+    urls = args.url.split(",")
     sem = asyncio.Semaphore(20)
+    # Every socket of this process, the protocol client's included, is a LeanSocket: the client's setup runs
+    # unchanged on top of it, and the socket then switches to the lean reader.
+    vars(protocol_client)["connect"] = lean_connect
 
     if args.target == "idle":
         idle = []
-        for _ in range(args.rooms):
+        for i in range(args.rooms):
             async with sem:
-                idle.append(await Client(url, keep=False).connect())
+                idle.append(await Client(urls[i % len(urls)], keep=False).connect())
         print("ready", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         return
 
-    async def one(i: int) -> tuple[Room, list[Any]]:
+    async def one(i: int) -> tuple[Room, list[LeanSocket]]:
         async with sem:
             if args.target == "bare":
-                return await setup_bare(url, args.index * 100_000 + i, args.payload)
-            return await setup_room(url)
+                return await setup_bare(urls[i % len(urls)], args.index * 100_000 + i, args.payload)
+            return await setup_room(urls, args.index + i)
 
     rooms = await asyncio.gather(*(one(i) for i in range(args.rooms)))
     print("ready", flush=True)
@@ -231,6 +312,12 @@ async def main(args: argparse.Namespace) -> None:
     start_wall, duration = (float(x) for x in line.split())
     start = time.perf_counter() + (start_wall - time.time())
     end = start + duration
+
+    def stop() -> None:  # wakes the drivers still waiting for an update when the window closes
+        for r, _ in rooms:
+            r.stop()
+
+    asyncio.get_running_loop().call_later(max(0.0, end - time.perf_counter()), stop)
     if args.target == "bare":
         runs = [drive_bare(r, s, start, end, args.rate, i, args.payload) for i, (r, s) in enumerate(rooms)]
     else:
@@ -243,19 +330,19 @@ async def main(args: argparse.Namespace) -> None:
         "deliveries": len(lat),
         "refused": sum(r.refused for r, _ in rooms),
         "games_over": sum(r.over for r, _ in rooms),
+        "closed_sockets": sum(s.closed for _, socks in rooms for s in socks),
         "lat_us": [round(x * 1e6) for x in lat],
     }
     print(json.dumps(out), flush=True)
     for _, socks in rooms:
         for s in socks:
-            ws = s.ws if isinstance(s, Client) else s
-            if ws is not None:
-                ws.transport.abort() if hasattr(ws, "transport") else None
+            if s.transport is not None:
+                s.transport.abort()
 
 
 def cli() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--url", required=True)
+    p.add_argument("--url", required=True, help="websocket url; several, comma-separated: sockets spread over them")
     p.add_argument("--target", choices=("ours", "bare", "idle"), default="ours")
     p.add_argument("--rooms", type=int, required=True)
     p.add_argument("--rate", type=float, default=1.0, help="decisions per second per room; 0: as fast as possible")

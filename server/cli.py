@@ -79,7 +79,15 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench import bench
 
     report = bench(
-        args.rooms, args.rate, args.seconds, args.workers, args.store, not args.no_baseline, args.idle, args.fsync
+        args.rooms,
+        args.rate,
+        args.seconds,
+        args.workers,
+        args.store,
+        not args.no_baseline,
+        args.idle,
+        args.fsync,
+        args.nodes,
     )
     print(json.dumps(report, indent=None if args.json else 2))
     return 0
@@ -127,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--workers", type=int, default=2, help="load generator processes")
     bench.add_argument("--store", choices=("memory", "redis"), default="memory")
     bench.add_argument("--fsync", choices=("always", "everysec"), default="always", help="Redis appendfsync")
+    bench.add_argument("--nodes", type=int, default=1, help="server nodes sharing one Redis (--store redis)")
     bench.add_argument("--no-baseline", action="store_true", help="skip the bare websockets server")
     bench.add_argument("--idle", type=int, default=0, help="also open this many idle sockets to measure memory")
     bench.add_argument("--json", action="store_true", help="one line")
