@@ -215,10 +215,16 @@ class GameState:
         return g
 
     def to_dict(self) -> dict[str, Any]:
+        d = self.head_dict()
+        d["players"] = [self.player_dict(p) for p in self.players]
+        return d
+
+    def head_dict(self) -> dict[str, Any]:
+        """Everything but the players, who are converted one by one (`player_dict`): `apply` copies only the
+        player whose turn it is, so a caller converting many states in a row can keep the others'."""
         return {
             "sheet": self.sheet.name,
             "sheet_digest": self.sheet.digest,
-            "players": [self._player_dict(p) for p in self.players],
             "rng": self.rng,
             "round": self.round,
             "start_player": self.start_player,
@@ -235,7 +241,7 @@ class GameState:
             "step": self.step,
         }
 
-    def _player_dict(self, p: PlayerState) -> dict[str, Any]:
+    def player_dict(self, p: PlayerState) -> dict[str, Any]:
         from .tracks import overlap  # tracks imports state
 
         d = p.to_dict()

@@ -65,9 +65,20 @@ def track_position(values: tuple[int, ...], value: int) -> Fraction:
     return i + Fraction(value - values[i], values[i + 1] - values[i])
 
 
+_overlaps: dict[tuple[str, int, int], Fraction] = {}  # Fractions are dear and a sheet has few (fame, money) pairs
+
+
 def overlap(sheet: Sheet, fame: int, money: int) -> Fraction:
     """How far the fame and money entries have passed each other (negative: not yet met)."""
-    return track_position(sheet.fame_values, fame) + track_position(sheet.money_values, money) - sheet.track_length
+    key = (sheet.digest, fame, money)
+    got = _overlaps.get(key)
+    if got is None:
+        if len(_overlaps) >= 1 << 16:
+            _overlaps.clear()
+        got = _overlaps[key] = (
+            track_position(sheet.fame_values, fame) + track_position(sheet.money_values, money) - sheet.track_length
+        )
+    return got
 
 
 def has_crossed(sheet: Sheet, p: PlayerState) -> bool:

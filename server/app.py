@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.protocol import State
 
 from .connection import Conn, Limits
 from .hub import Hub
@@ -28,6 +29,7 @@ from .store import RoomStore
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent
+OPEN = State.OPEN
 
 
 def _base_url(scope_url: Any) -> str:
@@ -123,7 +125,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         async def close(code: int, reason: str) -> None:
             await send({"type": "websocket.close", "code": code, "reason": reason})
 
-        conn = Conn(send_bytes, send_text, close, limits)
+        conn = Conn(send_bytes, send_text, close, limits, raw_writer(send))
         session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url))
         writer = hub._spawn(conn.writer())
         conns.add(conn)
@@ -214,6 +216,31 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         "rooms whose bot this node is playing now",
         lambda: [("", sum(lr.driving for lr in hub.rooms.values()))],
     )
+
+
+def raw_writer(send: Send) -> Callable[[bytes], bool] | None:
+    """Writes whole websocket frames to the socket under uvicorn's websockets-sansio protocol, which is what
+    its own send does after framing the message; a broadcast frames once and writes the same bytes to every
+    socket. Says False (the caller then goes through `send`, which waits) whenever `send` would not simply
+    write: the socket's buffer is full, or the connection is closing. None under any other server, or when
+    an extension (compression) changes what a frame looks like."""
+    proto = getattr(send, "__self__", None)
+    if type(proto).__name__ != "WebSocketsSansIOProtocol" or proto is None:
+        return None
+    ws = getattr(proto, "conn", None)
+    transport, writable = getattr(proto, "transport", None), getattr(proto, "writable", None)
+    if ws is None or transport is None or writable is None or getattr(ws, "extensions", None) != []:
+        return None
+
+    def write(data: bytes) -> bool:
+        if ws.state is not OPEN or proto.close_sent or proto.disconnected or not writable.is_set():
+            return False
+        if transport.is_closing():
+            return False
+        transport.write(data)
+        return True
+
+    return write
 
 
 async def _noop_bytes(data: bytes) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import struct
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -19,14 +20,35 @@ from rajas.protocol import pack, to_json, unpack
 _ids = itertools.count(1)
 
 
+def ws_frame(payload: bytes, binary: bool) -> bytes:
+    """A whole server-to-client websocket frame (RFC 6455: final, unmasked, no extension), so a broadcast
+    can write the same bytes to every socket instead of framing the message once per recipient."""
+    first = 0x82 if binary else 0x81
+    n = len(payload)
+    if n < 126:
+        head = bytes((first, n))
+    elif n < 0x10000:
+        head = struct.pack("!BBH", first, 126, n)
+    else:
+        head = struct.pack("!BBQ", first, 127, n)
+    return head + payload
+
+
 class Frame:
     """One outgoing message, encoded at most once per format, whoever it goes to."""
 
-    __slots__ = ("_text", "packed")
+    __slots__ = ("_text", "_wire", "packed")
 
     def __init__(self, packed: bytes) -> None:
         self.packed = packed
         self._text: str | None = None
+        self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
+
+    def wire(self, binary: bool) -> bytes:
+        got = self._wire[binary]
+        if got is None:
+            got = self._wire[binary] = ws_frame(self.packed if binary else self.text.encode(), binary)
+        return got
 
     @classmethod
     def of(cls, obj: Any) -> Frame:
@@ -55,8 +77,13 @@ class Conn:
         send_text: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int, str], Awaitable[None]],
         limits: Limits,
+        raw: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.cid = next(_ids)
+        # Writes a whole websocket frame straight to the socket, or says False when it cannot now (the
+        # socket's buffer is full or it is closing): then the send coroutines above take over.
+        self._raw = raw
+        self._cork: list[Frame] | None = None
         self._send_bytes = send_bytes
         self._send_text = send_text
         self._close = close
@@ -127,10 +154,39 @@ class Conn:
         self.closed = True
         self._wake.set()
 
+    def cork(self) -> None:
+        """Holds this connection's frames until `uncork`, which writes them at once: while a client's own
+        message is handled, the update it caused and the reply to it leave in one write."""
+        if self._cork is None:
+            self._cork = []
+
+    def uncork(self) -> None:
+        frames, self._cork = self._cork, None
+        if not frames:
+            return
+        if self._out or self._blocked is not None:
+            self._out.extend(frames)
+            self._wake.set()
+            return
+        if len(frames) > 1 and self._raw is not None and self._raw(b"".join(f.wire(self.binary) for f in frames)):
+            return
+        for frame in frames:  # (even when closed since: a refusal that closed it still goes out, as in push)
+            if self._out or self._blocked is not None:
+                self._out.append(frame)
+                self._wake.set()
+            else:
+                self._write_now(frame)
+
     def _write_now(self, frame: Frame) -> None:
-        """Writes a frame from the caller, without a task switch: the send coroutines of Starlette and
-        uvicorn only suspend when the socket's buffer is full. Waking a writer task per connection for each
-        update was the largest cost of a broadcast; now the writer only finishes sends to slow clients."""
+        """Writes a frame from the caller, without a task switch. Waking a writer task per connection for each
+        update was the largest cost of a broadcast, and framing the message again for every socket the next:
+        the frame's bytes are made once and written as they are. When that cannot be done now, the send
+        coroutines of uvicorn are stepped here instead; they only suspend when the socket's buffer is full."""
+        if self._cork is not None:
+            self._cork.append(frame)
+            return
+        if self._raw is not None and self._raw(frame.wire(self.binary)):
+            return
         coro = self._send_bytes(frame.packed) if self.binary else self._send_text(frame.text)
         try:
             blocked = coro.send(None)

@@ -22,6 +22,7 @@ from rajas.protocol import ProtocolError, pack, unpack
 from rajas.protocol.messages import RoomSettings
 
 from .connection import Conn, Frame
+from .encoding import StateEncoder, pack_map
 from .metrics import Metrics
 from .room import OVER, PLAYING, Event, Room
 from .store import SPECTATORS, RoomStore
@@ -69,6 +70,8 @@ class LocalRoom:
         self.driving = False
         self.listener: Callable[[bytes], None] | None = None
         self.last = time.monotonic()  # when this node last saw the room change (commit or channel)
+        self.encoder = StateEncoder()
+        self.mine: tuple[bytes, dict[str, Any]] | None = None  # the update being committed, and its head
 
 
 class Hub:
@@ -170,29 +173,29 @@ class Hub:
                 except Skip as s:
                     return s.result
                 new.v = room.v + 1
-                record, game = new.encode()  # the state's dict is built once for both
+                record, game = new.encode(lr.encoder)
                 now = time.time()
-                message = {
-                    "type": "update",
-                    "v": new.v,
-                    "time": now,
-                    "events": events,
-                    "room": new.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
-                    "game": game,
-                }
-                packed = pack(message)
+                events_packed = pack(events)
+                view = new.view(self._connected(lr), lr.counts.get(SPECTATORS, 0))
+                packed = pack_map(
+                    {"type": "update", "v": new.v, "time": now},
+                    [("events", events_packed), ("room", pack(view)), ("game", game)],
+                )
+                lr.mine = (packed, {"type": "update", "v": new.v, "events": events})
                 try:
                     ok = await self.store.commit(
                         code,
                         room.v,
-                        pack(record),
+                        record,
                         pack(entry) if entry is not None else None,
                         packed,
-                        pack({"v": new.v, "time": now, "events": events}),
+                        pack_map({"v": new.v, "time": now}, [("events", events_packed)]),
                     )
                 except Exception:
                     self.metrics.store_errors.inc()
                     raise
+                finally:
+                    lr.mine = None
                 if not ok:
                     self.metrics.conflicts.inc()
                     continue
@@ -220,7 +223,8 @@ class Hub:
                 log.info(kind.replace("_", " "), extra={"event": kind, "room": code, "player": e["player"]})
 
     def _on_message(self, lr: LocalRoom, message: bytes) -> None:
-        obj = peek(message)
+        mine = lr.mine
+        obj = mine[1] if mine is not None and message is mine[0] else peek(message)  # (an in-process store)
         kind = obj.get("type")
         if kind == "_presence":
             counts = obj["counts"]

@@ -59,6 +59,13 @@ class Session:
             replies.popitem(last=False)
 
     async def handle(self, frame: bytes | str) -> None:
+        self.conn.cork()
+        try:
+            await self._handle(frame)
+        finally:
+            self.conn.uncork()
+
+    async def _handle(self, frame: bytes | str) -> None:
         conn = self.conn
         if not conn.greeted:
             conn.binary = isinstance(frame, bytes)  # the hello's frame type is the format from then on

@@ -1,0 +1,68 @@
+"""Updates and records are built from packed parts; they must decode to exactly what packing the whole gives."""
+
+from __future__ import annotations
+
+import pytest
+from rajas.engine import apply, load_sheet, new_game
+from rajas.engine.bots import random_bot
+from rajas.protocol import pack, unpack
+from rajas.server.connection import Frame, ws_frame
+from rajas.server.encoding import StateEncoder, extend_map, pack_array, pack_map
+from rajas.server.room import public_state
+
+from .conftest import Clients, run_server, seated_room
+
+
+@pytest.mark.parametrize("size", [0, 3, 15, 16, 17, 70_000])
+def test_spliced_maps_and_arrays_decode_as_if_packed_whole(size: int) -> None:
+    head = {f"k{i}": i for i in range(size)}
+    assert unpack(pack_map(head, [("x", pack([1, "two"]))])) == head | {"x": [1, "two"]}
+    assert unpack(extend_map(pack(head), [("y", pack(None)), ("z", pack({}))])) == head | {"y": None, "z": {}}
+    items = [pack(i) for i in range(size)]
+    assert unpack(pack_array(items)) == list(range(size))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_whole_game_encodes_like_to_dict_at_every_step(players: int) -> None:
+    # The encoder reuses the packed sheets of players `apply` did not copy; if the engine ever changed a
+    # player it had not copied, this would catch the stale sheet.
+    state, _ = new_game(players, 7, load_sheet("sun"))
+    encoder = StateEncoder()
+    bot = random_bot(3)
+    steps = 0
+    while not state.is_over:
+        public, stored = encoder.encode(state)
+        assert unpack(stored) == unpack(pack(state.to_dict()))
+        assert unpack(public) == unpack(pack(public_state(state)))
+        state, _ = apply(state, bot(state))
+        steps += 1
+    assert steps > 50
+    assert unpack(encoder.encode(state)[1]) == unpack(pack(state.to_dict()))
+
+
+@pytest.mark.parametrize("n", [0, 125, 126, 65_535, 65_536])
+def test_websocket_frames_carry_their_length(n: int) -> None:
+    payload = b"x" * n
+    frame = ws_frame(payload, binary=True)
+    assert frame[0] == 0x82 and frame.endswith(payload)
+    header = len(frame) - n
+    assert header == (2 if n < 126 else 4 if n < 65536 else 10)
+    assert Frame(pack("hé")).wire(False) == b"\x81\x09" + b'"h\\u00e9"'  # JSON text, as json.dumps writes it
+
+
+async def test_broadcasts_are_written_straight_to_the_socket() -> None:
+    # Under the uvicorn protocol `rajas serve` uses, frames skip uvicorn's send (a uvicorn upgrade that
+    # changed its internals would quietly make every broadcast dearer: this says so).
+    from rajas.server.memory_store import MemoryStore
+
+    async with run_server(MemoryStore()) as server:
+        clients = Clients()
+        try:
+            created, seated = await seated_room(clients, server.url, players=2)
+            conns = server.hub.rooms[created["code"]].conns
+            assert len(conns) == 2 and all(c._raw is not None for c in conns)
+            v = seated[0].v
+            for c in seated:
+                assert c.game is not None and c.v == v
+        finally:
+            await clients.close()
