@@ -8,11 +8,38 @@ joined under a new header; `unpack` of the result is the same as `pack` of the w
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from rajas.engine import GameState
 from rajas.engine.state import PlayerState
 from rajas.protocol import pack
+
+
+class Lazy:
+    """Bytes packed only when first asked for. The in-process store keeps a room's record, log entries and
+    recent updates like this: most are replaced before anyone reads them (the node has the room itself in
+    its cache), so most are never packed. Redis, which needs them at once, asks at once."""
+
+    __slots__ = ("_data", "_make")
+
+    def __init__(self, make: Callable[[], bytes]) -> None:
+        self._make: Callable[[], bytes] | None = make
+        self._data: bytes | None = None
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            assert self._make is not None
+            self._data, self._make = self._make(), None
+        return self._data
+
+
+Packed = bytes | Lazy
+
+
+def as_bytes(packed: Packed) -> bytes:
+    return packed if isinstance(packed, bytes) else packed.data
 
 
 def _header(n: int, fix: int, b16: int, b32: int) -> bytes:
@@ -37,16 +64,26 @@ def _map_body(packed: bytes) -> tuple[int, bytes]:
 
 def pack_map(head: dict[str, Any], packed: list[tuple[str, bytes]]) -> bytes:
     """`pack(head | {key: value ...})` where each value of `packed` is already msgpack bytes."""
-    return extend_map(pack(head), packed)
+    return merge_maps([pack(head)], packed)
+
+
+def extend_map(packed_map: bytes, packed: list[tuple[str, bytes]]) -> bytes:
+    """A packed map with more (already packed) entries."""
+    return merge_maps([packed_map], packed)
 
 
 _keys: dict[str, bytes] = {}  # the few keys spliced in, packed once
 
 
-def extend_map(packed_map: bytes, packed: list[tuple[str, bytes]]) -> bytes:
-    """A packed map with more (already packed) entries."""
-    n, body = _map_body(packed_map)
-    parts = [_header(n + len(packed), 0x80, 0xDE, 0xDF), body]
+def merge_maps(maps: list[bytes], packed: list[tuple[str, bytes]]) -> bytes:
+    """One map of the entries of packed maps (with no key in two of them) and more packed entries."""
+    n = len(packed)
+    parts = [b""]
+    for m in maps:
+        k, body = _map_body(m)
+        n += k
+        parts.append(body)
+    parts[0] = _header(n, 0x80, 0xDE, 0xDF)
     for key, value in packed:
         k = _keys.get(key)
         if k is None:
@@ -66,13 +103,22 @@ class StateEncoder:
     changes a state it returned, so every other player is the very same object as in the previous state:
     their packed sheets are kept (with a reference, so the identity stays meaningful) and reused."""
 
-    __slots__ = ("_players",)
+    __slots__ = ("_once", "_players")
 
     def __init__(self) -> None:
         self._players: list[tuple[PlayerState, bytes]] = []
+        self._once: tuple[tuple[Any, ...], bytes] | None = None
 
-    def encode(self, state: GameState) -> tuple[bytes, bytes]:
-        """(the public state: all but the dice generator, the stored state: with it)."""
+    def once(self, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
+        """`pack(make())`, packed again only when an object of `key` is not the one it was last time (for the
+        parts of a room that are replaced, never changed in place, and rarely: its settings, its game)."""
+        got = self._once
+        if got is None or len(got[0]) != len(key) or any(a is not b for a, b in zip(got[0], key, strict=True)):
+            got = self._once = (key, pack(make()))
+        return got[1]
+
+    def encode(self, state: GameState) -> tuple[bytes, int]:
+        """The packed public state (all but the dice generator), and the generator's state."""
         known = {id(p): b for p, b in self._players}
         kept: list[tuple[PlayerState, bytes]] = []
         for p in state.players:
@@ -83,5 +129,4 @@ class StateEncoder:
         self._players = kept
         head = state.head_dict()
         rng = head.pop("rng")
-        public = pack_map(head, [("players", pack_array([b for _, b in kept]))])
-        return public, extend_map(public, [("rng", pack(rng))])
+        return pack_map(head, [("players", pack_array([b for _, b in kept]))]), rng

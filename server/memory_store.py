@@ -8,6 +8,7 @@ import time
 
 from rajas.protocol import pack
 
+from .encoding import Packed, as_bytes
 from .store import RECENT, Listener, RoomStore, presence_message
 
 
@@ -15,9 +16,9 @@ class MemoryStore(RoomStore):
     def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0) -> None:
         self.ttl = ttl
         self.sweep_every = sweep_every
-        self.records: dict[str, tuple[int, bytes]] = {}
-        self.logs: dict[str, list[bytes]] = {}
-        self.recents: dict[str, list[bytes]] = {}
+        self.records: dict[str, tuple[int, Packed]] = {}
+        self.logs: dict[str, list[Packed]] = {}
+        self.recents: dict[str, list[Packed]] = {}
         self.watch: dict[str, str] = {}
         self.watch_of: dict[str, str] = {}
         self.counts: dict[str, dict[str, int]] = {}
@@ -73,7 +74,7 @@ class MemoryStore(RoomStore):
 
     async def load(self, code: str) -> bytes | None:
         got = self.records.get(code)
-        return got[1] if got else None
+        return as_bytes(got[1]) if got else None
 
     async def resolve(self, code: str) -> tuple[str, bool] | None:
         if code in self.records:
@@ -85,10 +86,10 @@ class MemoryStore(RoomStore):
         self,
         code: str,
         expected: int,
-        record: bytes,
-        log_entry: bytes | None,
+        record: Packed,
+        log_entry: Packed | None,
         message: bytes,
-        recent: bytes | None = None,
+        recent: Packed | None = None,
     ) -> bool:
         got = self.records.get(code)
         if got is None or got[0] != expected:
@@ -105,10 +106,10 @@ class MemoryStore(RoomStore):
         return True
 
     async def log(self, code: str) -> list[bytes]:
-        return list(self.logs.get(code, []))
+        return [as_bytes(e) for e in self.logs.get(code, [])]
 
     async def recent(self, code: str) -> list[bytes]:
-        return list(self.recents.get(code, []))
+        return [as_bytes(e) for e in self.recents.get(code, [])]
 
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
         counts = self.counts.setdefault(code, {})

@@ -19,6 +19,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .encoding import Packed, as_bytes
 from .store import RECENT, Listener, RoomStore
 
 PREFIX = "rajas:"
@@ -239,13 +240,15 @@ class RedisStore(RoomStore):
         self,
         code: str,
         expected: int,
-        record: bytes,
-        log_entry: bytes | None,
+        record: Packed,
+        log_entry: Packed | None,
         message: bytes,
-        recent: bytes | None = None,
+        recent: Packed | None = None,
     ) -> bool:
         keys = [self._room(code), self._log(code), self._recent(code)]
-        args = [str(expected), record, log_entry or b"", message, self.channel(code), self.ttl, recent or b"", RECENT]
+        entry = as_bytes(log_entry) if log_entry is not None else b""
+        last = as_bytes(recent) if recent is not None else b""
+        args = [str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT]
         return bool(await self._commit(keys=keys, args=args))
 
     async def log(self, code: str) -> list[bytes]:

@@ -18,12 +18,14 @@ from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import RoomSettings
 
 from . import codes
-from .encoding import StateEncoder, pack_map
+from .encoding import Lazy, StateEncoder, extend_map, merge_maps, pack_map
 from .errors import from_rules, from_sheet
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the server rolled
-SEEN_KEEP = 64  # accepted decision ids remembered per seat, so a resent message is applied once
+# Accepted decision ids remembered per seat, so a message resent after a reconnect is applied once. A client
+# resends only what was unanswered when its connection dropped: one decision, or a few.
+SEEN_KEEP = 16
 
 Event = dict[str, Any]
 _custom_sheets: dict[str, Sheet] = {}
@@ -115,8 +117,7 @@ class Room:
         r = Room()
         for name in Room.__slots__:
             setattr(r, name, getattr(self, name))
-        r.seats = [dict(s) for s in self.seats]
-        r.seen = {k: list(v) for k, v in self.seen.items()}
+        r.seats = [dict(s) for s in self.seats]  # (`seen` is shared: `remember` replaces it rather than changing it)
         return r
 
     # ---- records --------------------------------------------------------------------------------------
@@ -126,21 +127,29 @@ class Room:
         return self._fields() | {"state": self.state.to_dict() if self.state is not None else None}
 
     def _fields(self) -> dict[str, Any]:
+        return self._fixed() | self._changing()
+
+    def _fixed(self) -> dict[str, Any]:
+        """The fields a change replaces rarely (and never changes in place): packed once per room by `encode`."""
         return {
             "code": self.code,
             "watch": self.watch,
             "settings": self.settings,
+            "host_token": self.host_token,
+            "game": self.game,
+            "created": self.created,
+        }
+
+    def _changing(self) -> dict[str, Any]:
+        return {
             "status": self.status,
             "seats": self.seats,
             "host": self.host,
-            "host_token": self.host_token,
-            "game": self.game,
             "v": self.v,
             "deadline": self.deadline,
             "clock_key": self.clock_key,
             "auto": self.auto,
             "seen": self.seen,
-            "created": self.created,
             "updated": self.updated,
         }
 
@@ -187,15 +196,22 @@ class Room:
             "auto": self.auto,
         }
 
-    def encode(self, encoder: StateEncoder | None = None) -> tuple[bytes, bytes]:
-        """The packed record and game view ({state, pending}) of a commit. The game state is packed once and
-        the same bytes go into both (the view without the dice generator); `encoder`, kept per room,
-        re-packs only the players that changed since the room's previous commit."""
+    def encode(self, encoder: StateEncoder | None = None) -> tuple[Lazy, bytes]:
+        """The record (packed when first asked for) and the packed game view ({state, pending}) of a commit.
+        The game state is packed once and the same bytes go into both (the view without the dice generator);
+        `encoder`, kept per room, re-packs only the players that changed since the room's previous commit.
+        (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
+        encoder = encoder or StateEncoder()
+        changing = self._changing()
         if self.state is None:
-            return pack(self._fields() | {"state": None}), pack(None)
-        public, stored = (encoder or StateEncoder()).encode(self.state)
-        record = pack_map(self._fields(), [("state", stored)])
-        return record, pack_map({"pending": pending(self.state)}, [("state", public)])
+            return Lazy(lambda: pack(self._fixed() | changing | {"state": None})), pack(None)
+        public, rng = encoder.encode(self.state)
+
+        def record() -> bytes:
+            fixed = encoder.once((self.settings, self.game, self.host_token, self.code), self._fixed)
+            return merge_maps([fixed, pack(changing)], [("state", extend_map(public, [("rng", pack(rng))]))])
+
+        return Lazy(record), pack_map({"pending": pending(self.state)}, [("state", public)])
 
     def game_view(self) -> dict[str, Any] | None:
         if self.state is None:
@@ -321,9 +337,8 @@ class Room:
         return [head, *events, *self._after_game_change(now)], entry
 
     def remember(self, seat_id: str, msg_id: str | int) -> None:
-        ids = self.seen.setdefault(seat_id, [])
-        ids.append(msg_id)
-        del ids[:-SEEN_KEEP]
+        # A new dict and list: `clone` shares them with the room this one was copied from.
+        self.seen = {**self.seen, seat_id: [*self.seen.get(seat_id, ())[1 - SEEN_KEEP :], msg_id]}
 
     def set_bot(self, seat: int, on: bool) -> list[Event]:
         self.seats[seat]["bot"] = on

@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from .encoding import Packed
+
 Listener = Callable[[bytes], None]
 SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
 RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (a reloaded page's game log)
@@ -42,13 +44,14 @@ class RoomStore(ABC):
         self,
         code: str,
         expected: int,
-        record: bytes,
-        log_entry: bytes | None,
+        record: Packed,
+        log_entry: Packed | None,
         message: bytes,
-        recent: bytes | None = None,
+        recent: Packed | None = None,
     ) -> bool:
         """Writes version expected+1 if the room is still at `expected`, then publishes `message`; `recent`
-        (the update's {v, time, events}) joins the room's last RECENT updates.
+        (the update's {v, time, events}) joins the room's last RECENT updates. Record, entry and recent may
+        be `Lazy`: a store that keeps them in memory packs them only when they are read.
         False (and nothing written or published) if another writer got there first."""
 
     @abstractmethod

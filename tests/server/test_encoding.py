@@ -31,13 +31,14 @@ def test_a_whole_game_encodes_like_to_dict_at_every_step(players: int) -> None:
     bot = random_bot(3)
     steps = 0
     while not state.is_over:
-        public, stored = encoder.encode(state)
-        assert unpack(stored) == unpack(pack(state.to_dict()))
+        public, rng = encoder.encode(state)
+        assert unpack(public) | {"rng": rng} == unpack(pack(state.to_dict()))
         assert unpack(public) == unpack(pack(public_state(state)))
         state, _ = apply(state, bot(state))
         steps += 1
     assert steps > 50
-    assert unpack(encoder.encode(state)[1]) == unpack(pack(state.to_dict()))
+    public, rng = encoder.encode(state)
+    assert unpack(public) | {"rng": rng} == unpack(pack(state.to_dict()))
 
 
 @pytest.mark.parametrize("n", [0, 125, 126, 65_535, 65_536])
@@ -66,3 +67,33 @@ async def test_broadcasts_are_written_straight_to_the_socket() -> None:
                 assert c.game is not None and c.v == v
         finally:
             await clients.close()
+
+
+def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
+    from rajas.protocol.messages import RoomSettings
+    from rajas.server.room import Room
+
+    encoder = StateEncoder()
+    room = Room.create(RoomSettings(seats=3))
+    seen = []
+    for i in range(3):
+        room = room.clone()
+        room.take_seat(f"p{i}", room.host_token if i == 0 else None)
+        seen.append(room.encode(encoder)[0].data)
+        assert unpack(seen[-1]) == unpack(pack(room.to_record()))
+    room = room.clone()
+    room.change_settings(RoomSettings(seats=3, sheet="moon"))
+    assert unpack(room.encode(encoder)[0].data)["settings"]["sheet"] == "moon"
+    room = room.clone()
+    room.start(0.0)
+    bot = random_bot(1)
+    for k in range(40):
+        room = room.clone()
+        assert room.state is not None
+        seat = room.state.current
+        room.decide(seat, bot(room.state).to_wire(), "player", float(k))
+        room.remember(room.seats[seat]["id"], f"d{k}")
+        record, game = room.encode(encoder)
+        assert unpack(record.data) == unpack(pack(room.to_record()))
+        assert unpack(game) == unpack(pack(room.game_view()))
+    assert room.hand_over(1) and unpack(room.encode(encoder)[0].data)["host_token"] == room.host_token
