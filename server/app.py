@@ -18,10 +18,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
 from .connection import Conn, Limits
 from .hub import Hub
+from .inbox import DirectProtocol, Inbox
 from .metrics import Metrics
 from .room import LOBBY, PLAYING
 from .session import Session
@@ -130,6 +132,14 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         writer = hub._spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
+        proto = getattr(send, "__self__", None)
+        inbox = None
+        if isinstance(proto, DirectProtocol):  # messages come straight to the inbox; the queue brings the close
+            inbox = proto.inbox = Inbox(session.handle, eager=store.eager, pause=proto.pause)
+            # The loop below only waits for the close; a connection we drop must end it too (a slow client
+            # may never let the close frame out).
+            queue = proto.queue
+            conn.on_drop = lambda: queue.put_nowait({"type": "websocket.disconnect", "code": 1006})
         try:
             while not conn.closed:
                 message = await receive()
@@ -144,6 +154,8 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         except (WebSocketDisconnect, OSError):
             pass
         finally:
+            if inbox is not None:
+                await inbox.close()
             conns.discard(conn)
             conn.closed = True
             if conn.close_reason is None:
@@ -225,7 +237,7 @@ def raw_writer(send: Send) -> Callable[[bytes], bool] | None:
     write: the socket's buffer is full, or the connection is closing. None under any other server, or when
     an extension (compression) changes what a frame looks like."""
     proto = getattr(send, "__self__", None)
-    if type(proto).__name__ != "WebSocketsSansIOProtocol" or proto is None:
+    if not isinstance(proto, WebSocketsSansIOProtocol):
         return None
     ws = getattr(proto, "conn", None)
     transport, writable = getattr(proto, "transport", None), getattr(proto, "writable", None)

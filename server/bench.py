@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from typing import Any
 
 _CLK = os.sysconf("SC_CLK_TCK")
@@ -47,6 +48,19 @@ def _proc_stat(pid: int) -> tuple[float, int]:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / _CLK, int(fields[21]) * _PAGE
+
+
+def _gc_pauses(ports: list[int]) -> tuple[int, float]:
+    """(passes, seconds) of the cyclic GC so far, summed over the nodes' /metrics."""
+    count, total = 0, 0.0
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith("rajas_gc_pause_seconds_count "):
+                    count += int(float(line.split()[1]))
+                elif line.startswith("rajas_gc_pause_seconds_sum "):
+                    total += float(line.split()[1])
+    return count, total
 
 
 def _pct(sorted_us: list[int], q: float) -> float:
@@ -130,9 +144,11 @@ def run_target(
         time.sleep(max(0.0, start - time.time()))
         # CPU over the measured window: the server nodes, redis-server, the load generators.
         watched = [s.pid for s in servers] + [g.pid for g in gens] + ([redis_pid] if redis_pid else [])
+        gc0 = _gc_pauses(ports) if target != "bare" else None
         before = [_proc_stat(pid)[0] for pid in watched]
         time.sleep(duration)
         after = [_proc_stat(pid) for pid in watched]
+        gc1 = _gc_pauses(ports) if target != "bare" else None
         used = [a[0] - b for a, b in zip(after, before, strict=True)]
         node_cpu = used[: len(servers)]
         gen_cpu = used[len(servers) : len(servers) + len(gens)]
@@ -173,6 +189,9 @@ def run_target(
             "server_rss_mb": round(sum(rss2) / 2**20, 1),
             "server_bytes_per_connection": round((sum(rss1) - sum(rss0)) / sockets) if sockets else None,
         }
+        if gc0 is not None and gc1 is not None:
+            out["server_gc_pauses"] = gc1[0] - gc0[0]
+            out["server_gc_pause_ms"] = round((gc1[1] - gc0[1]) * 1000, 1)
         if len(servers) > 1:
             out["nodes"] = len(servers)
             out["server_cpu_s_per_node"] = [round(c, 2) for c in node_cpu]

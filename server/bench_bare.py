@@ -7,6 +7,7 @@ A client's first message names its room; every later message is broadcast, as is
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
@@ -35,4 +36,7 @@ if __name__ == "__main__":
     from .serve import raise_fd_limit
 
     raise_fd_limit()
+    # The same cyclic-GC settings as `rajas serve` (serve.py), so the comparison is of servers, not of GC pauses.
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
     uvloop.run(main(int(sys.argv[1])))

@@ -307,6 +307,8 @@ async def main(args: argparse.Namespace) -> None:
             return await setup_room(urls, args.index + i)
 
     rooms = await asyncio.gather(*(one(i) for i in range(args.rooms)))
+    gc.collect()
+    gc.freeze()  # what setup made lives to the end: no collection needs to walk it again
     print("ready", flush=True)
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     start_wall, duration = (float(x) for x in line.split())

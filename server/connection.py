@@ -84,6 +84,7 @@ class Conn:
         # socket's buffer is full or it is closing): then the send coroutines above take over.
         self._raw = raw
         self._cork: list[Frame] | None = None
+        self.on_drop: Callable[[], None] | None = None  # tells the connection's reader to stop waiting
         self._send_bytes = send_bytes
         self._send_text = send_text
         self._close = close
@@ -95,7 +96,8 @@ class Conn:
         self.token: str | None = None  # seat token
         self.host_token: str | None = None
         self.seat_id: str | None = None
-        self.replies: OrderedDict[str | int, Frame] = OrderedDict()
+        # Kept as bytes, not Frames: thousands of long-lived small objects would each cost every GC pass.
+        self.replies: OrderedDict[str | int, bytes] = OrderedDict()
         self._out: deque[Frame] = deque()
         self._blocked: tuple[Coroutine[Any, Any, None], Any] | None = None  # a send waiting for the socket
         self._wake = asyncio.Event()
@@ -153,6 +155,8 @@ class Conn:
             self.close_reason = (code, reason)
         self.closed = True
         self._wake.set()
+        if self.on_drop is not None:
+            self.on_drop()
 
     def cork(self) -> None:
         """Holds this connection's frames until `uncork`, which writes them at once: while a client's own

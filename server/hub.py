@@ -14,7 +14,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -23,7 +22,7 @@ from rajas.protocol import ProtocolError, pack, unpack
 from rajas.protocol.messages import RoomSettings
 
 from .connection import Conn, Frame
-from .encoding import Lazy, StateEncoder, pack_map
+from .encoding import StateEncoder, pack_map
 from .metrics import Metrics
 from .room import OVER, PLAYING, Event, Room
 from .store import SPECTATORS, RoomStore
@@ -188,9 +187,9 @@ class Hub:
                         code,
                         room.v,
                         record,
-                        Lazy(partial(pack, entry)) if entry is not None else None,
+                        pack(entry) if entry is not None else None,  # (bytes: untracked by the cyclic GC)
                         packed,
-                        Lazy(partial(pack_map, {"v": new.v, "time": now}, [("events", events_packed)])),
+                        pack_map({"v": new.v, "time": now}, [("events", events_packed)]),
                     )
                 except Exception:
                     self.metrics.store_errors.inc()

@@ -13,6 +13,8 @@ from .store import RECENT, Listener, RoomStore, presence_message
 
 
 class MemoryStore(RoomStore):
+    eager = True
+
     def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0) -> None:
         self.ttl = ttl
         self.sweep_every = sweep_every

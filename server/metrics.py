@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 # Decision latency is sub-millisecond when healthy; the upper buckets catch a stalled store.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+GC_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 _CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -88,6 +89,11 @@ class Metrics:
         self.latency = Histogram(
             "rajas_decision_seconds", "a player's decision: frame received to update committed and queued"
         )
+        self.gc_pauses = Histogram(
+            "rajas_gc_pause_seconds",
+            "pauses of Python's cyclic garbage collector: every room on the node waits for them",
+            GC_BUCKETS,
+        )
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
 
     def gauge(self, name: str, help: str, read: Callable[[], Iterable[tuple[str, float]]]) -> None:
@@ -119,8 +125,22 @@ class Metrics:
         ):
             lines += c.render()
         lines += self.latency.render()
+        lines += self.gc_pauses.render()
         lines += _process()
         return "\n".join(lines) + "\n"
+
+
+def watch_gc(histogram: Histogram) -> Callable[[str, dict[str, int]], None]:
+    """Times each cyclic-GC pass into `histogram` (call `gc.callbacks.append` with the result)."""
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            histogram.observe(time.perf_counter() - started[0])
+
+    return callback
 
 
 def _process() -> list[str]:

@@ -26,7 +26,7 @@ from rajas.protocol.messages import (
     Start,
 )
 
-from .connection import Conn
+from .connection import Conn, Frame
 from .hub import Hub, Skip
 from .room import LOBBY, PLAYING, Event, Room
 
@@ -52,9 +52,9 @@ class Session:
         if err.code != "internal" and self.conn.strike():  # our faults are not the client's strikes
             self.conn.drop(1008, "too many refused messages")
 
-    def _remember(self, mid: str | int, frame: Any) -> None:
+    def _remember(self, mid: str | int, frame: Frame) -> None:
         replies = self.conn.replies
-        replies[mid] = frame
+        replies[mid] = frame.packed
         while len(replies) > self.conn.limits.dedupe:
             replies.popitem(last=False)
 
@@ -79,7 +79,7 @@ class Session:
             if not conn.allow():
                 raise ProtocolError("rate_limited", "too many messages; slow down")
             if mid is not None and mid in conn.replies:
-                conn.push(conn.replies[mid])  # a resent message: same answer, applied once
+                conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
                 return
             msg = parse_message(obj)
             data = await self.dispatch(msg)

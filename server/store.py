@@ -19,6 +19,8 @@ RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (
 
 
 class RoomStore(ABC):
+    # True when no call ever waits (an in-process store): messages may then be handled outside a task.
+    eager = False
     # Called when the store lost its connection to a shared backend and got it back (a Redis restart).
     on_reconnect: Callable[[], None] | None = None
 

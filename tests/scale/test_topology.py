@@ -52,6 +52,7 @@ def test_metrics_are_prometheus_text(three_nodes: Topology) -> None:
         "rajas_decision_seconds_count",
         'rajas_decision_seconds_bucket{le="+Inf"}',
         "rajas_commits_total",
+        "rajas_gc_pause_seconds_count",  # (the nodes run `rajas serve`, which times the cyclic GC's passes)
         "process_resident_memory_bytes",
     ):
         assert name in samples, name
