@@ -10,7 +10,7 @@ import msgpack  # type: ignore[import-untyped]
 from pydantic import ValidationError
 
 from .errors import ProtocolError
-from .messages import CLIENT_MESSAGE, ClientMessage
+from .messages import CLIENT_MESSAGE, ClientMessage, Decide
 
 MAX_FRAME = 64 * 1024  # bytes; a custom sheet file is the largest thing a client sends (about 6 KiB)
 
@@ -62,7 +62,29 @@ def decode_obj(frame: bytes | str) -> Any:
         raise ProtocolError("malformed_frame", "not a msgpack (binary) or JSON (text) frame") from None
 
 
+_DECIDE_KEYS = frozenset(("type", "id", "decision", "v"))
+
+
+def _plain_decide(obj: Any) -> Decide | None:
+    """The most frequent message, when it is plainly valid, without the general validator (a quarter of the
+    cost of handling it): exactly the checks of `Decide`, for exact types only; anything else (a lax type
+    pydantic would coerce, an error to word) goes the general way."""
+    if type(obj) is not dict or obj.get("type") != "decide" or not obj.keys() <= _DECIDE_KEYS:
+        return None
+    mid, v = obj.get("id"), obj.get("v")
+    if "decision" not in obj or not (
+        (type(mid) is str and 0 < len(mid) <= 64) or (type(mid) is int and 0 <= mid < 2**53)
+    ):
+        return None
+    if v is not None and type(v) is not int:
+        return None
+    return Decide.model_construct(type="decide", id=mid, decision=obj["decision"], v=v)
+
+
 def parse_message(obj: Any) -> ClientMessage:
+    fast = _plain_decide(obj)
+    if fast is not None:
+        return fast
     try:
         return CLIENT_MESSAGE.validate_python(obj)
     except ValidationError as e:

@@ -28,6 +28,7 @@ ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the s
 SEEN_KEEP = 16
 
 Event = dict[str, Any]
+_new_room = object.__new__
 _custom_sheets: dict[str, Sheet] = {}
 
 
@@ -113,11 +114,14 @@ class Room:
         return r
 
     def clone(self) -> Room:
-        """A copy to change: seats and bookkeeping copied, the (immutable) game state shared."""
-        r = Room()
-        for name in Room.__slots__:
-            setattr(r, name, getattr(self, name))
-        r.seats = [dict(s) for s in self.seats]  # (`seen` is shared: `remember` replaces it rather than changing it)
+        """A copy to change: seats copied; the game state (immutable) and `seen` (replaced, never changed) shared.
+        (Field by field: a loop over __slots__ with getattr/setattr costs three times as much, every commit.)"""
+        r = _new_room(Room)
+        r.code, r.watch, r.settings, r.status = self.code, self.watch, self.settings, self.status
+        r.seats = [dict(s) for s in self.seats]
+        r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
+        r.deadline, r.clock_key, r.auto, r.seen = self.deadline, self.clock_key, self.auto, self.seen
+        r.created, r.updated, r.sheet = self.created, self.updated, self.sheet
         return r
 
     # ---- records --------------------------------------------------------------------------------------

@@ -97,3 +97,34 @@ def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
         assert unpack(record.data) == unpack(pack(room.to_record()))
         assert unpack(game) == unpack(pack(room.game_view()))
     assert room.hand_over(1) and unpack(room.encode(encoder)[0].data)["host_token"] == room.host_token
+
+
+def test_a_clone_has_every_field_of_its_room() -> None:
+    from rajas.protocol.messages import RoomSettings
+    from rajas.server.room import Room
+
+    room = Room.create(RoomSettings(seats=2))
+    room.take_seat("p0", room.host_token)
+    copy = room.clone()
+    assert all(getattr(copy, name) == getattr(room, name) for name in Room.__slots__)
+    assert copy.seats is not room.seats and copy.seats[0] is not room.seats[0]
+
+
+def test_a_plain_decide_skips_the_general_validator_but_not_its_checks() -> None:
+    from rajas.protocol import ProtocolError, parse_message
+    from rajas.protocol.messages import Decide
+
+    ok = parse_message({"type": "decide", "id": "d1", "decision": ["pass", [], -1], "v": 3})
+    assert isinstance(ok, Decide) and (ok.id, ok.v) == ("d1", 3)
+    assert parse_message({"type": "decide", "id": 7, "decision": 1}).v is None
+    for bad in (
+        {"type": "decide", "id": "", "decision": 1},
+        {"type": "decide", "id": "x" * 65, "decision": 1},
+        {"type": "decide", "id": -1, "decision": 1},
+        {"type": "decide", "id": "d", "decision": 1, "extra": 1},
+        {"type": "decide", "id": "d"},
+        {"type": "decide", "id": "d", "decision": 1, "v": "many"},
+    ):
+        with pytest.raises(ProtocolError):
+            parse_message(bad)
+    assert parse_message({"type": "decide", "id": "d", "decision": 1, "v": "4"}).v == 4  # lax, as before
