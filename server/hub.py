@@ -72,6 +72,7 @@ class LocalRoom:
         self.last = time.monotonic()  # when this node last saw the room change (commit or channel)
         self.encoder = StateEncoder()
         self.mine: tuple[bytes, dict[str, Any]] | None = None  # the update being committed, and its head
+        self.delivered = 0  # the newest update version this node's clients of the room were sent
 
 
 class Hub:
@@ -181,7 +182,8 @@ class Hub:
                     {"type": "update", "v": new.v, "time": now},
                     [("events", events_packed), ("room", pack(view)), ("game", game)],
                 )
-                lr.mine = (packed, {"type": "update", "v": new.v, "events": events})
+                head = {"type": "update", "v": new.v, "events": events}
+                lr.mine = (packed, head)
                 try:
                     ok = await self.store.commit(
                         code,
@@ -205,6 +207,12 @@ class Hub:
                     lr.room = new
                 lr.newest = max(lr.newest, new.v)
                 lr.last = time.monotonic()
+                if lr.delivered == room.v:
+                    # This node's clients have every update before this one: they get it now, not when the
+                    # store's channel brings it back (the echo is then skipped), and before the reply.
+                    lr.mine = (packed, head)
+                    self._on_message(lr, packed)
+                    lr.mine = None
             self._after_commit(lr, new)
             self._log_milestones(code, events)
             return result
@@ -236,6 +244,9 @@ class Hub:
             self._grace_for_absent(lr)
             return
         v = int(obj["v"])
+        if v <= lr.delivered:
+            return  # this node's own commit, delivered when it was made
+        lr.delivered = v
         lr.newest = max(lr.newest, v)
         lr.last = time.monotonic()
         if lr.room is not None and lr.room.v < v:

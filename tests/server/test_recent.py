@@ -21,6 +21,8 @@ async def test_updates_have_a_time_and_snapshots_the_recent_ones(server: Running
     assert [e["v"] for e in snap["recent"]] == list(range(2, snap["v"] + 1))
     assert snap["recent"][0]["events"][0]["type"] == "seat_taken"
     await live.start()
+    for c in seated:  # (with Redis, another node's update can come after the reply: wait for it)
+        await c.wait_for(lambda c: c.game is not None)
     await play_random(seated, seed=5, max_decisions=40)
     await sync(seated, seated[1].v)
     updates = {m["v"]: m for m in live.received if m["type"] == "update"}
