@@ -20,6 +20,21 @@ from rajas.protocol import pack, to_json, unpack
 _ids = itertools.count(1)
 
 
+async def resume(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Carries on, inside a task, with a coroutine that was stepped by hand and suspended on `waiting` (what
+    it yielded: a future, or None for a bare yield), as the task running it would have."""
+    while True:
+        if waiting is None:
+            await asyncio.sleep(0)
+        else:
+            waiting._asyncio_future_blocking = False
+            await asyncio.wait([waiting])
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+
+
 def ws_frame(payload: bytes, binary: bool) -> bytes:
     """A whole server-to-client websocket frame (RFC 6455: final, unmasked, no extension), so a broadcast
     can write the same bytes to every socket instead of framing the message once per recipient."""
@@ -206,17 +221,8 @@ class Conn:
     async def _finish_blocked(self) -> None:
         """Resumes a send that suspended in `_write_now`, as a task would: wait for what it waits on, step."""
         assert self._blocked is not None
-        coro, waiting = self._blocked
         try:
-            while True:
-                if waiting is None:
-                    await asyncio.sleep(0)
-                else:
-                    waiting._asyncio_future_blocking = False
-                    await asyncio.wait([waiting])
-                waiting = coro.send(None)
-        except StopIteration:
-            pass
+            await resume(*self._blocked)
         finally:
             self._blocked = None
 

@@ -16,24 +16,11 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .connection import resume
+
 Message = bytes | str
 Handler = Callable[[Message], Coroutine[Any, Any, None]]
 PAUSE_AT = 32  # messages waiting before the socket stops being read (the client is sending faster than we handle)
-
-
-async def resume(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
-    """Carries on, inside a task, with a coroutine that was stepped by hand and suspended on `waiting` (what
-    it yielded: a future, or None for a bare yield), as the task running it would have."""
-    while True:
-        if waiting is None:
-            await asyncio.sleep(0)
-        else:
-            waiting._asyncio_future_blocking = False
-            await asyncio.wait([waiting])
-        try:
-            waiting = coro.send(None)
-        except StopIteration:
-            return
 
 
 class Inbox:
