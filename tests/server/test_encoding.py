@@ -128,3 +128,24 @@ def test_a_plain_decide_skips_the_general_validator_but_not_its_checks() -> None
         with pytest.raises(ProtocolError):
             parse_message(bad)
     assert parse_message({"type": "decide", "id": "d", "decision": 1, "v": "4"}).v == 4  # lax, as before
+
+
+async def test_the_memory_store_packs_a_record_when_read_or_once_the_room_is_quiet() -> None:
+    from rajas.server.encoding import Lazy
+    from rajas.server.memory_store import MemoryStore
+
+    store = MemoryStore(sweep_every=60)
+    assert await store.create("c", "w", pack({"v": 1}), public=False)
+    made: list[int] = []
+
+    def record() -> bytes:
+        made.append(1)
+        return pack({"v": 2})
+
+    assert await store.commit("c", 1, Lazy(record), None, pack({"type": "update", "v": 2}))
+    assert made == [] and not isinstance(store.records["c"][1], bytes)
+    store.sweep(now=store.touched["c"] + 30)
+    assert made == []  # still busy: a later commit would only replace it
+    store.sweep(now=store.touched["c"] + 61)
+    assert made == [1] and store.records["c"][1] == pack({"v": 2})
+    assert await store.load("c") == pack({"v": 2}) and made == [1]
