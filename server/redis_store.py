@@ -20,6 +20,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .encoding import Packed, as_bytes
+from .redis_pipe import Pipe, PipeError
 from .store import RECENT, Listener, RoomStore
 
 PREFIX = "rajas:"
@@ -139,6 +140,9 @@ class RedisStore(RoomStore):
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
         self._presence = self.redis.register_script(PRESENCE)
+        self._pipe: Pipe | None = None
+        with contextlib.suppress(ValueError):  # (a unix socket or TLS url: commits go through redis-py)
+            self._pipe = Pipe(url)
         self.pubsub: Any = None
         self.listeners: dict[str, list[Listener]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -166,6 +170,7 @@ class RedisStore(RoomStore):
 
     async def start(self) -> None:
         await self.redis.ping()
+        await self.redis.script_load(COMMIT)  # so the pipe's first EVALSHA finds it
         await self.redis.set(self.alive_key, b"1", ex=self.node_ttl)  # before any presence of ours counts
         self._beater = asyncio.create_task(self._beat())
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
@@ -199,6 +204,8 @@ class RedisStore(RoomStore):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        if self._pipe is not None:
+            self._pipe.close()
         with contextlib.suppress(Exception):
             await self.redis.delete(self.alive_key)  # a clean stop: our counts go at once
         if self.pubsub is not None:
@@ -251,6 +258,11 @@ class RedisStore(RoomStore):
         entry = as_bytes(log_entry) if log_entry is not None else b""
         last = as_bytes(recent) if recent is not None else b""
         args = [str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT]
+        if self._pipe is not None:
+            try:
+                return bool(await self._pipe.call(["EVALSHA", self._commit.sha, len(keys), *keys, *args]))
+            except PipeError:
+                pass  # (e.g. Redis restarted: the script is gone, or the connection) redis-py reloads and retries
         return bool(await self._commit(keys=keys, args=args))
 
     async def log(self, code: str) -> list[bytes]:
