@@ -10,6 +10,9 @@ import { html } from "./svg.js";
 import { renderLobby } from "./lobby.js";
 import { GameView } from "./game.js";
 import { describe } from "./log.js";
+import {
+  FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
+} from "./sheet_file.js";
 
 // ---- state -----------------------------------------------------------------------------------------------
 
@@ -24,7 +27,8 @@ const S = {
   seatId: null,
   room: null,
   game: null,
-  sheet: null,
+  sheet: null, // the room's sheet file, from the last snapshot
+  sheetFresh: false, // no settings change since that snapshot: `sheet` is the room's sheet now
   v: null,
   preview: null, // RoomView fetched over HTTP before joining
   conn: "offline",
@@ -98,13 +102,24 @@ const net = new Net({
   onSnapshot: (msg) => {
     S.room = msg.room;
     S.game = msg.game;
-    if (msg.sheet) S.sheet = msg.sheet;
+    if (msg.sheet) {
+      S.sheet = msg.sheet;
+      S.sheetFresh = true;
+      if (typeof msg.room?.settings?.sheet === "object") rememberSheet(msg.sheet);
+    }
     S.v = msg.v;
     // the room's last updates: a reloaded page (or one that missed some) gets its game log back
     for (const u of msg.recent || []) if (u.v > S.logV) addLog(u.events, u.v, u.time);
     if (S.joined) render(null);
   },
   onUpdate: (msg) => {
+    // the sheet file only comes in snapshots: after a change of sheet in the lobby, ask for one
+    const before = S.room?.settings?.sheet;
+    const changed = (msg.events || []).some((e) => e.type === "settings_changed" && (typeof e.settings?.sheet !== "string" || e.settings.sheet !== before));
+    if (changed) {
+      S.sheetFresh = false;
+      net.askSnapshot();
+    }
     S.room = msg.room;
     S.game = msg.game;
     S.v = msg.v;
@@ -214,16 +229,13 @@ function goHome() {
   go("/");
 }
 
+// Creates the room and goes to its lobby; a refusal is thrown (the home form shows it).
 async function createRoom(settings, name) {
-  try {
-    const r = await net.request(MSG.CREATE_ROOM, { settings });
-    saveRoom(r.code, { host_token: r.host_token, watch: r.watch, link: r.link, watch_link: r.watch_link, name });
-    localStorage.setItem("rajas.name", name);
-    S.intent = { role: ROLES.PLAYER, name };
-    go(`/?room=${r.code}`);
-  } catch (e) {
-    toast(errorText(e));
-  }
+  const r = await net.request(MSG.CREATE_ROOM, { settings });
+  saveRoom(r.code, { host_token: r.host_token, watch: r.watch, link: r.link, watch_link: r.watch_link, name });
+  localStorage.setItem("rajas.name", name);
+  S.intent = { role: ROLES.PLAYER, name };
+  go(`/?room=${r.code}`);
 }
 
 const actions = {
@@ -282,6 +294,14 @@ const actions = {
     render(null);
   },
   stored: () => (S.code ? loadRoom(S.code) : {}),
+  redraw: () => render(null),
+  // The room's sheet file as the server has it now (a custom room's settings are sent with it again).
+  async roomSheet() {
+    if (!S.sheetFresh) {
+      try { await net.request(MSG.SNAPSHOT); } catch { return null; } // the snapshot arrives before the reply
+    }
+    return S.sheetFresh ? S.sheet : null;
+  },
   statusBadge: () => statusBadge(),
   langSelect: () => langSelect(),
 };
@@ -348,6 +368,9 @@ function topBar() {
     html("span", { class: "spacer" }), statusBadge(), langSelect());
 }
 
+// The home form's sheet choice, kept when the form is drawn again (another language): a file is not picked twice.
+const homeSheet = { choice: SETTINGS.sheets[0], sheet: null, file: null, status: null };
+
 function renderHome() {
   const L = (k, v) => t(k, S.lang, v);
   const lastName = localStorage.getItem("rajas.name") || "";
@@ -355,23 +378,65 @@ function renderHome() {
   const seats = html("select", { name: "seats", "data-field": "seats" },
     [2, 3, 4, 5].map((n) => html("option", { value: n, selected: n === 4 }, String(n))));
   seats.value = "4";
-  const sheet = html("select", { name: "sheet", "data-field": "sheet" },
-    SETTINGS.sheets.map((s) => html("option", { value: s }, L(`sheet_${s}`))));
+  const sheet = html("select", { name: "sheet", "data-field": "sheet", onchange: () => {
+    homeSheet.choice = sheet.value;
+    const file = sheet.value === FILE_CHOICE;
+    fileRow.show(file);
+    if (file && !homeSheet.sheet) fileRow.pick();
+  } },
+  SETTINGS.sheets.map((s) => html("option", { value: s, selected: s === homeSheet.choice }, L(`sheet_${s}`))),
+  html("option", { value: FILE_CHOICE, selected: homeSheet.choice === FILE_CHOICE }, L("sheet_file")));
+  sheet.value = homeSheet.choice;
+  const fileRow = sheetFileRow({ lang: S.lang, status: homeSheet.status, open: homeSheet.choice === FILE_CHOICE, onFile: async (file) => {
+    homeSheet.sheet = null;
+    homeSheet.file = file.name;
+    try {
+      homeSheet.sheet = await readSheetFile(file);
+      homeSheet.status = { kind: "ok", key: "sheet_loaded", vars: { t: sheetTitle(homeSheet.sheet), f: file.name } };
+    } catch (e) {
+      homeSheet.status = fileErrorStatus(e);
+    }
+    if (fileRow.isConnected) fileRow.paint(homeSheet.status);
+    else if (S.screen === "home") render(null); // drawn again (another language) while the chooser was open
+  } });
   const spect = html("input", { type: "checkbox", name: "spectators", checked: true, "data-field": "spectators" });
   const clock = html("select", { name: "clock", "data-field": "clock" },
     [[0, L("no_clock")], [60, L("minutes", { n: 1 })], [120, L("minutes", { n: 2 })], [300, L("minutes", { n: 5 })]].map(([v, l]) => html("option", { value: v }, l)));
-  const create = html("form", { class: "card create-card", "data-form": "create", onsubmit: (e) => {
+  const submit = html("button", { type: "submit", class: "btn primary", "data-action": "create" }, L("create"));
+  const create = html("form", { class: "card create-card", "data-form": "create", onsubmit: async (e) => {
     e.preventDefault();
     const n = name.value.trim();
     if (!n) { toast(L("err_name")); name.focus(); return; }
+    const custom = sheet.value === FILE_CHOICE;
+    const spec = custom ? homeSheet.sheet : sheet.value;
+    if (!spec) {
+      // no file yet, or the chosen one is not a sheet file: the status under the input says which
+      if (!homeSheet.status || homeSheet.status.kind !== "error") homeSheet.status = { kind: "error", key: "sheet_err_none" };
+      fileRow.paint(homeSheet.status);
+      fileRow.input.focus();
+      return;
+    }
     const clockS = Number(clock.value);
-    createRoom({ seats: Number(seats.value), sheet: sheet.value, spectators: spect.checked, turn_clock: clockS || null }, n);
+    submit.disabled = true;
+    try {
+      await createRoom({ seats: Number(seats.value), sheet: spec, spectators: spect.checked, turn_clock: clockS || null }, n);
+      if (custom) rememberSheet(spec, homeSheet.file);
+    } catch (err) {
+      submit.disabled = false;
+      if (custom && isSheetRefusal(err)) {
+        homeSheet.status = refusalStatus(err, homeSheet.file);
+        fileRow.paint(homeSheet.status);
+      } else {
+        toast(errorText(err));
+      }
+    }
   } },
   html("h2", null, L("create_room")),
   field(L("your_name"), name),
   html("div", { class: "field-row" }, field(L("players_count"), seats), field(L("sheet"), sheet), field(L("turn_clock"), clock)),
+  fileRow,
   html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
-  html("button", { type: "submit", class: "btn primary", "data-action": "create" }, L("create")));
+  submit);
 
   const code = html("input", { name: "code", placeholder: "k7p-xq4m-9rtz", autocomplete: "off", autocapitalize: "off", spellcheck: "false", "data-field": "join-code" });
   const joinName = html("input", { name: "name", value: lastName, maxlength: SETTINGS.name_max, autocomplete: "nickname", "data-field": "join-name" });
@@ -433,6 +498,7 @@ function route() {
     if (S.code && S.joined) net.request(MSG.LEAVE).catch(() => {});
     S.joined = false;
     S.room = S.game = S.sheet = S.preview = null;
+    S.sheetFresh = false;
     S.log = [];
     S.logV = 0;
     S.role = S.seatId = null;
@@ -485,6 +551,8 @@ function expose() {
     over: S.room?.status === STATUS.OVER,
     logLines: S.log.length,
     logFirstV: S.log.find((l) => typeof l.v === "number")?.v ?? null,
+    sheetName: S.sheet?.name ?? null, // the sheet this page draws
+    sheetFresh: S.sheetFresh,
   };
   window.__net = net;
 }

@@ -175,6 +175,12 @@ const APP = {
     l_bot_took_over: "The bot plays for {p} until they are back", l_bot_released: "{p} is back",
     l_clock_expired: "Time is up for {p}: the bot finishes the turn", l_seed_revealed: "The dice seed is revealed",
     l_joined: "You are in room {c}", l_by_bot: "(bot)",
+    sheet_file: "Custom sheet (file)…", sheet_custom: "{t} (custom sheet)", sheet_file_label: "Sheet file (.json)",
+    sheet_file_hint: "A sheet in JSON, written as docs/sheets.md describes. The server checks it when you send it.",
+    sheet_loaded: "Ready: {t} ({f})", sheet_sending: "Sending {f}…",
+    sheet_err_json: "“{f}” is not valid JSON.", sheet_err_object: "“{f}” is not a sheet: a sheet file holds one JSON object.",
+    sheet_err_size: "“{f}” is too large for a sheet file (at most {n} KB).", sheet_err_read: "“{f}” could not be read.",
+    sheet_err_none: "Choose a sheet file first.", sheet_refused: "The server refused the sheet in “{f}”:", sheet_not_sent: "“{f}” was not sent:",
   },
   nl: {
     app_title: "Rajas of the Ganges · The Dice Charmers", tagline: "Rollen en schrijven met vrienden, gewoon in de browser.",
@@ -225,6 +231,12 @@ const APP = {
     l_bot_took_over: "De bot speelt voor {p} tot die terug is", l_bot_released: "{p} is terug",
     l_clock_expired: "De tijd van {p} is om: de bot maakt de beurt af", l_seed_revealed: "Het dobbelzaad is onthuld",
     l_joined: "Je bent in kamer {c}", l_by_bot: "(bot)",
+    sheet_file: "Eigen blad (bestand)…", sheet_custom: "{t} (eigen blad)", sheet_file_label: "Bladbestand (.json)",
+    sheet_file_hint: "Een blad in JSON, geschreven zoals docs/sheets.md beschrijft. De server controleert het als je het verstuurt.",
+    sheet_loaded: "Klaar: {t} ({f})", sheet_sending: "{f} wordt verstuurd…",
+    sheet_err_json: "“{f}” is geen geldige JSON.", sheet_err_object: "“{f}” is geen blad: een bladbestand bevat één JSON-object.",
+    sheet_err_size: "“{f}” is te groot voor een bladbestand (hoogstens {n} KB).", sheet_err_read: "“{f}” kon niet gelezen worden.",
+    sheet_err_none: "Kies eerst een bladbestand.", sheet_refused: "De server weigert het blad in “{f}”:", sheet_not_sent: "“{f}” is niet verstuurd:",
   },
   de: {
     app_title: "Rajas of the Ganges · The Dice Charmers", tagline: "Würfeln und Ankreuzen mit Freunden, direkt im Browser.",
@@ -275,6 +287,12 @@ const APP = {
     l_bot_took_over: "Der Bot spielt für {p}, bis er zurück ist", l_bot_released: "{p} ist zurück",
     l_clock_expired: "Die Zeit von {p} ist um: der Bot beendet den Zug", l_seed_revealed: "Der Würfel-Seed ist enthüllt",
     l_joined: "Du bist in Raum {c}", l_by_bot: "(Bot)",
+    sheet_file: "Eigenes Blatt (Datei)…", sheet_custom: "{t} (eigenes Blatt)", sheet_file_label: "Blatt-Datei (.json)",
+    sheet_file_hint: "Ein Blatt in JSON, geschrieben wie in docs/sheets.md beschrieben. Der Server prüft es beim Senden.",
+    sheet_loaded: "Bereit: {t} ({f})", sheet_sending: "{f} wird gesendet…",
+    sheet_err_json: "„{f}“ ist kein gültiges JSON.", sheet_err_object: "„{f}“ ist kein Blatt: eine Blatt-Datei enthält ein einziges JSON-Objekt.",
+    sheet_err_size: "„{f}“ ist zu groß für eine Blatt-Datei (höchstens {n} KB).", sheet_err_read: "„{f}“ konnte nicht gelesen werden.",
+    sheet_err_none: "Wähle zuerst eine Blatt-Datei.", sheet_refused: "Der Server lehnt das Blatt in „{f}“ ab:", sheet_not_sent: "„{f}“ wurde nicht gesendet:",
   },
 };
 for (const lang of Object.keys(APP)) Object.assign(STRINGS[lang], APP[lang]);

@@ -6,6 +6,10 @@ import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { MSG, ROLES, SETTINGS } from "./protocol.js";
 import { SEAT_COLOURS } from "./game.js";
+import {
+  CUSTOM_CHOICE, FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, rememberedSheet,
+  isSheetRefusal, refusalStatus, fileErrorStatus,
+} from "./sheet_file.js";
 
 function copyButton(text, lang) {
   const b = html("button", { type: "button", class: "btn small", "data-action": "copy", onclick: async () => {
@@ -34,11 +38,25 @@ function durationOptions(values, current, L, none) {
   return none ? [["0", L("no_clock")], ...opts] : opts;
 }
 
+// The name of a room's sheet: Sun / Moon, or a custom sheet's title (known once its file came in a snapshot).
+function sheetLabel(st, S, L) {
+  if (typeof st.sheet === "string") return L(`sheet_${st.sheet}`);
+  const name = st.sheet.custom;
+  return L("sheet_custom", { t: S.sheet && S.sheet.name === name ? sheetTitle(S.sheet) : name });
+}
+
+// The host's file choice in the lobby, kept while the lobby is drawn again (presence and updates redraw it).
+const pick = { code: null, open: false, status: null };
+
 // The host's editor: every change is sent at once as the whole settings (the server checks it like create_room).
+// A custom room's sheet goes with them as the server has it (its snapshot carries the file: also after a reload).
 function settingsForm(actions, room, L) {
+  const S = actions.state;
   const st = room.settings;
-  const select = (name, options, value) => {
-    const s = html("select", { name, "data-setting-input": name, onchange: send },
+  if (pick.code !== S.code) Object.assign(pick, { code: S.code, open: false, status: null });
+  const custom = typeof st.sheet !== "string";
+  const select = (name, options, value, onchange = send) => {
+    const s = html("select", { name, "data-setting-input": name, onchange },
       options.map(([v, label]) => html("option", { value: v, selected: v === value }, label)));
     s.value = value;
     return s;
@@ -48,22 +66,76 @@ function settingsForm(actions, room, L) {
   const seatOpts = [];
   for (let n = min; n <= SETTINGS.seats.max; n++) seatOpts.push([String(n), String(n)]);
   const seats = select("seats", seatOpts, String(st.seats));
-  const sheet = select("sheet", SETTINGS.sheets.map((s) => [s, L(`sheet_${s}`)]), st.sheet);
+  // Sun, Moon, the custom sheet (the room's, or the last one sent from this page), another file
+  const known = rememberedSheet();
+  const sheetOpts = SETTINGS.sheets.map((s) => [s, L(`sheet_${s}`)]);
+  if (custom) sheetOpts.push([CUSTOM_CHOICE, sheetLabel(st, S, L)]);
+  else if (known) sheetOpts.push([CUSTOM_CHOICE, L("sheet_custom", { t: sheetTitle(known.sheet) })]);
+  sheetOpts.push([FILE_CHOICE, L("sheet_file")]);
+  const current = custom ? CUSTOM_CHOICE : st.sheet;
+  const sheet = select("sheet", sheetOpts, pick.open ? FILE_CHOICE : current, () => {
+    pick.open = sheet.value === FILE_CHOICE;
+    pick.status = null;
+    fileRow.paint(null);
+    fileRow.show(pick.open);
+    if (pick.open) fileRow.pick();
+    else send();
+  });
+  // the lobby may have been drawn again while the file chooser was open: then the new one shows the status
+  const show = () => (fileRow.isConnected ? fileRow.paint(pick.status) : actions.redraw());
+  const fileRow = sheetFileRow({ lang: S.lang, status: pick.status, open: pick.open, onFile: async (file) => {
+    let data;
+    try {
+      data = await readSheetFile(file);
+    } catch (e) {
+      pick.status = fileErrorStatus(e);
+      show();
+      return;
+    }
+    pick.status = { kind: "busy", key: "sheet_sending", vars: { f: file.name } };
+    show();
+    try {
+      await actions.net.request(MSG.SETTINGS, { settings: { ...values(), sheet: data } });
+    } catch (e) {
+      // refused: the room keeps its settings; the message names the field that is wrong
+      pick.status = isSheetRefusal(e) ? refusalStatus(e, file.name) : { kind: "error", key: "sheet_not_sent", vars: { f: file.name }, detail: actions.errorText(e) };
+      actions.redraw();
+      return;
+    }
+    rememberSheet(data, file.name);
+    Object.assign(pick, { open: false, status: null });
+    actions.redraw();
+  } });
   const clock = select("turn_clock", durationOptions([60, 120, 300], st.turn_clock, L, true), String(st.turn_clock || 0));
   const grace = select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace));
   const bot = select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot);
   const spect = check("spectators", st.spectators);
   const pub = check("public", st.public);
-  async function send() {
-    const settings = {
-      seats: Number(seats.value), sheet: sheet.value, spectators: spect.checked, turn_clock: Number(clock.value) || null,
+  function values() {
+    return {
+      seats: Number(seats.value), spectators: spect.checked, turn_clock: Number(clock.value) || null,
       grace: Number(grace.value), bot: bot.value, public: pub.checked,
     };
-    await actions.send(MSG.SETTINGS, { settings }); // refused: the toast says why, the next update redraws
   }
-  const field = (label, input) => html("label", { class: "field" }, html("span", { class: "field-label" }, label), input);
+  // The sheet to send with the other settings: the chosen built-in one, or a custom sheet file.
+  async function sheetSpec() {
+    const v = sheet.value;
+    if (SETTINGS.sheets.includes(v)) return v;
+    if (v === CUSTOM_CHOICE && !custom) return known ? known.sheet : null;
+    // the room's own sheet (also while another file is being chosen)
+    return custom ? actions.roomSheet() : st.sheet;
+  }
+  async function send() {
+    const spec = await sheetSpec();
+    if (!spec) { actions.toast(L("err_disconnected")); actions.redraw(); return; }
+    await actions.send(MSG.SETTINGS, { settings: { ...values(), sheet: spec } }); // refused: the toast says why
+    actions.redraw(); // the update redrew the lobby already; a refusal puts the form back as the room is
+  }
+  const field = (label, input, cls = "") => html("label", { class: `field ${cls}`.trim() }, html("span", { class: "field-label" }, label), input);
+  sheet.title = sheet.selectedOptions[0]?.textContent || "";
   return html("form", { class: "settings-form", "data-form": "settings", onsubmit: (e) => e.preventDefault() },
-    html("div", { class: "field-row" }, field(L("players_count"), seats), field(L("sheet"), sheet), field(L("turn_clock"), clock)),
+    html("div", { class: "field-row" }, field(L("players_count"), seats), field(L("sheet"), sheet, "field-sheet"), field(L("turn_clock"), clock)),
+    fileRow,
     html("div", { class: "field-row" }, field(L("grace"), grace), field(L("bot_label"), bot)),
     html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
     html("label", { class: "check" }, pub, html("span", null, L("public_room"))));
@@ -104,11 +176,10 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
   }
 
   const st = room.settings;
-  const sheetName = typeof st.sheet === "string" ? L(`sheet_${st.sheet}`) : st.sheet.custom;
-  // a custom sheet cannot be sent again from here (the room view only names it): then the settings stay fixed
-  const editable = isHost && typeof st.sheet === "string";
+  const custom = typeof st.sheet !== "string";
+  const editable = isHost;
   const settings = editable ? settingsForm(actions, room, L) : html("dl", { class: "settings-list" },
-    html("dt", null, L("sheet")), html("dd", { "data-setting": "sheet" }, sheetName),
+    html("dt", null, L("sheet")), html("dd", { "data-setting": "sheet", "data-sheet-name": custom ? st.sheet.custom : st.sheet }, sheetLabel(st, S, L)),
     html("dt", null, L("players_count")), html("dd", { "data-setting": "seats" }, String(st.seats)),
     html("dt", null, L("turn_clock")), html("dd", { "data-setting": "turn_clock" }, st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
     html("dt", null, L("spectators")), html("dd", { "data-setting": "spectators" }, st.spectators ? "✓" : "✗"),

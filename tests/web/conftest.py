@@ -1,4 +1,4 @@
-"""Fixtures for the browser client tests: a static HTTP server for client_web/ and headless Chromium."""
+"""Fixtures for the browser client tests: a static HTTP server for client_web/, a real `rajas serve`, Chromium."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_helpers import CLIENT, QuietHandler
+from web_helpers import CLIENT, QuietHandler, rajas_serve
 
 
 @pytest.fixture(scope="session")
@@ -24,6 +24,13 @@ def base_url() -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A real `rajas serve` for the tests that play against the server (the client as players use it)."""
+    with rajas_serve() as url:
+        yield url
 
 
 @pytest.fixture()

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 import http.server
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,3 +33,40 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 def open_demo(page: Any, base_url: str, fixture: str, lang: str = "en") -> None:
     page.goto(f"{base_url}/demo.html?fixture={fixture}&lang={lang}")
     page.wait_for_function("window.__ready === true", timeout=10_000)
+
+
+@contextmanager
+def rajas_serve() -> Iterator[str]:
+    """A real `rajas serve` (in-memory rooms) on a free port, serving this checkout's client_web/; its URL."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    exe = shutil.which("rajas")
+    cmd = [exe] if exe else [sys.executable, "-m", "rajas.server.cli"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    url = f"http://127.0.0.1:{port}"
+    with open(ARTIFACTS / "web-server.log", "w") as log:
+        args = [*cmd, "serve", "--host", "127.0.0.1", "--port", str(port)]
+        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"rajas serve exited with {proc.returncode}; see tests/artifacts/web-server.log")
+                try:
+                    with urllib.request.urlopen(f"{url}/health", timeout=1) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("rajas serve did not come up within 20 s")
+                time.sleep(0.1)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
