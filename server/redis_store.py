@@ -63,6 +63,7 @@ return 1
 # came or went). Mode 's': pairs = key, count for every key this node has (restates the node's truth).
 # Publishes the totals (msgpack) when anything changed; returns {room version, flat totals}.
 REFRESH_BATCH = 25
+PIPES = 8
 
 PRESENCE = """
 local suffix = '|' .. ARGV[1]
@@ -140,9 +141,13 @@ class RedisStore(RoomStore):
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
         self._presence = self.redis.register_script(PRESENCE)
-        self._pipe: Pipe | None = None
+        # Several pipes, taken in turn: Redis reads a connection 16 KiB at a time per pass of its event loop and
+        # (appendfsync always) syncs the file once per pass, so commits of ~6 KiB on one connection would be
+        # synced two or three at a time.
+        self._pipes: list[Pipe] = []
+        self._turn = 0
         with contextlib.suppress(ValueError):  # (a unix socket or TLS url: commits go through redis-py)
-            self._pipe = Pipe(url)
+            self._pipes = [Pipe(url) for _ in range(PIPES)]
         self.pubsub: Any = None
         self.listeners: dict[str, list[Listener]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -204,8 +209,8 @@ class RedisStore(RoomStore):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        if self._pipe is not None:
-            self._pipe.close()
+        for pipe in self._pipes:
+            pipe.close()
         with contextlib.suppress(Exception):
             await self.redis.delete(self.alive_key)  # a clean stop: our counts go at once
         if self.pubsub is not None:
@@ -258,9 +263,11 @@ class RedisStore(RoomStore):
         entry = as_bytes(log_entry) if log_entry is not None else b""
         last = as_bytes(recent) if recent is not None else b""
         args = [str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT]
-        if self._pipe is not None:
+        if self._pipes:
+            self._turn = (self._turn + 1) % len(self._pipes)
             try:
-                return bool(await self._pipe.call(["EVALSHA", self._commit.sha, len(keys), *keys, *args]))
+                pipe = self._pipes[self._turn]
+                return bool(await pipe.call(["EVALSHA", self._commit.sha, len(keys), *keys, *args]))
             except PipeError:
                 pass  # (e.g. Redis restarted: the script is gone, or the connection) redis-py reloads and retries
         return bool(await self._commit(keys=keys, args=args))
