@@ -63,6 +63,14 @@ def _gc_pauses(ports: list[int]) -> tuple[int, float]:
     return count, total
 
 
+def _merge(counts: list[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in counts:
+        for k, n in c.items():
+            out[k] = out.get(k, 0) + n
+    return out
+
+
 def _pct(sorted_us: list[int], q: float) -> float:
     if not sorted_us:
         return float("nan")
@@ -176,6 +184,7 @@ def run_target(
             "deliveries": len(lat),
             "deliveries_per_s": round(len(lat) / duration, 1),
             "refused": sum(r["refused"] for r in results),
+            "refusals": _merge([r.get("refusals", {}) for r in results]),
             "games_over": sum(r["games_over"] for r in results),
             "closed_sockets": sum(r.get("closed_sockets", 0) for r in results),
             "p50_ms": _pct(lat, 0.50),

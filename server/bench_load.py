@@ -35,6 +35,9 @@ from .bench_wire import connect as lean_connect
 PLAYERS, SPECTATORS = 5, 2
 
 
+REFUSALS: dict[str, int] = {}  # refused decisions by error code
+
+
 class Room:
     def __init__(self) -> None:
         self.intended: dict[int, float] = {}
@@ -143,8 +146,11 @@ def lean_reader(room: Room, eyes: bool) -> Any:
                 room.v, room.game = v, {"pending": pending}
                 room.over = status == "over"
                 room.wake()
-        elif kind == "reply" and not eyes and not unpack(frame)["ok"]:
-            room.refused += 1
+        elif kind == "reply" and not eyes:
+            reply = unpack(frame)
+            if not reply["ok"]:
+                room.refused += 1
+                REFUSALS[reply.get("code", "?")] = REFUSALS.get(reply.get("code", "?"), 0) + 1
 
     return on_frame
 
@@ -331,6 +337,7 @@ async def main(args: argparse.Namespace) -> None:
         "decisions": sum(len(r.intended) for r, _ in rooms),
         "deliveries": len(lat),
         "refused": sum(r.refused for r, _ in rooms),
+        "refusals": REFUSALS,
         "games_over": sum(r.over for r, _ in rooms),
         "closed_sockets": sum(s.closed for _, socks in rooms for s in socks),
         "lat_us": [round(x * 1e6) for x in lat],

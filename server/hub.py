@@ -49,6 +49,11 @@ def peek(message: bytes) -> dict[str, Any]:
 Change = Callable[[Room], tuple[list[Event], list[Any] | None, Any]]
 
 
+class Behind(Exception):
+    """The message names a newer version of the room than this node has heard of (its update is still on its
+    way through the store's channel): load the room afresh and try again."""
+
+
 class Skip(Exception):
     """A change that turned out to be unneeded once the newest room was loaded (nothing to commit)."""
 
@@ -173,6 +178,10 @@ class Hub:
                     events, entry, result = fn(new)
                 except Skip as s:
                     return s.result
+                except Behind:
+                    if attempt == COMMIT_TRIES - 1:  # not in the store either: the client names a version never made
+                        raise ProtocolError("stale_version", f"the room is at version {room.v}") from None
+                    continue
                 new.v = room.v + 1
                 record, game = new.encode(lr.encoder)
                 now = time.time()

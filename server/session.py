@@ -27,7 +27,7 @@ from rajas.protocol.messages import (
 )
 
 from .connection import Conn, Frame
-from .hub import Hub, Skip
+from .hub import Behind, Hub, Skip
 from .room import LOBBY, PLAYING, Event, Room
 
 log = logging.getLogger("rajas.server")
@@ -198,6 +198,8 @@ class Session:
             seat_id = r.seats[seat]["id"]
             if mid in r.seen.get(seat_id, ()):
                 raise Skip({"duplicate": True, "v": r.v})  # sent again (after a reconnect): applied once
+            if at is not None and at > r.v:
+                raise Behind()  # (another node committed it; its update has not reached this node yet)
             if at is not None and at != r.v:
                 raise ProtocolError("stale_version", f"the room is at version {r.v}, not {at}")
             # The owner acting on a bot-held seat takes it back.

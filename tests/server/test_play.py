@@ -53,6 +53,9 @@ async def test_every_rules_error_code(server: Running, clients: Clients) -> None
     with pytest.raises(ServerError) as e:
         await me.decide(me.pending["options"][0], v=me.v - 1)  # type: ignore[index]
     assert e.value.code == "stale_version"
+    with pytest.raises(ServerError) as e:  # a version never made (a newer one is looked for in the store first)
+        await me.decide(me.pending["options"][0], v=me.v + 5)  # type: ignore[index]
+    assert e.value.code == "stale_version"
     # Nothing above changed the room, and every connection is still open.
     v = me.v
     await me.decide(me.pending["options"][0], v=v)  # type: ignore[index]
