@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
+from collections.abc import Callable
 from typing import Any
+from typing import Protocol as TypingProtocol
 from urllib.parse import unquote, urlparse
 
 import hiredis
@@ -34,8 +36,13 @@ def encode(args: list[bytes | str | int]) -> bytes:
     return b"".join(parts)
 
 
+class _Conn(TypingProtocol):
+    def _received(self, data: bytes) -> None: ...
+    def _lost(self) -> None: ...
+
+
 class _Protocol(asyncio.Protocol):
-    def __init__(self, pipe: Pipe) -> None:
+    def __init__(self, pipe: _Conn) -> None:
         self.pipe = pipe
 
     def data_received(self, data: bytes) -> None:
@@ -45,15 +52,35 @@ class _Protocol(asyncio.Protocol):
         self.pipe._lost()
 
 
-class Pipe:
+class _Address:
     def __init__(self, url: str) -> None:
         u = urlparse(url)
         if u.scheme != "redis" or not u.hostname:
-            raise ValueError("only redis://host:port/db urls take the pipe")
+            raise ValueError("only redis://host:port/db urls take the lean connections")
         self.host, self.port = u.hostname, u.port or 6379
         self.db = int(u.path.lstrip("/") or 0)
         self.username = unquote(u.username) if u.username else None
         self.password = unquote(u.password) if u.password else None
+
+    def auth(self) -> list[bytes | str | int] | None:
+        if self.password is None:
+            return None
+        return ["AUTH", *([self.username] if self.username else []), self.password]
+
+    async def connect(self, conn: _Conn) -> asyncio.Transport:
+        loop = asyncio.get_running_loop()
+        try:
+            transport, _ = await asyncio.wait_for(
+                loop.create_connection(lambda: _Protocol(conn), self.host, self.port), 5
+            )
+        except (TimeoutError, OSError) as e:
+            raise PipeError(f"cannot reach Redis: {e}") from None
+        return transport  # type: ignore[return-value]
+
+
+class Pipe(_Address):
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
         self._transport: asyncio.Transport | None = None
         self._reader = hiredis.Reader()
         self._waiting: deque[asyncio.Future[Any]] = deque()
@@ -79,23 +106,15 @@ class Pipe:
                 self._connecting = None
 
     async def _open(self) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            transport, _ = await asyncio.wait_for(
-                loop.create_connection(lambda: _Protocol(self), self.host, self.port), 5
-            )
-        except (TimeoutError, OSError) as e:
-            raise PipeError(f"cannot reach Redis: {e}") from None
+        transport = await self.connect(self)
         self._reader = hiredis.Reader()
         self._waiting.clear()
-        self._transport = transport  # type: ignore[assignment]
-        setup: list[list[bytes | str | int]] = []
-        if self.password is not None:
-            setup.append(["AUTH", *([self.username] if self.username else []), self.password])
-        if self.db:
-            setup.append(["SELECT", self.db])
-        for command in setup:
+        self._transport = transport
+        auth = self.auth()
+        for command in [auth] if auth else []:
             await self.call(command)
+        if self.db:
+            await self.call(["SELECT", self.db])
 
     def _received(self, data: bytes) -> None:
         reader = self._reader
@@ -128,3 +147,83 @@ class Pipe:
             with contextlib.suppress(Exception):
                 transport.close()
         self._lost()
+
+
+class Subscriber(_Address):
+    """One connection subscribed to the rooms' channels; each message goes to `on_message(channel, data)` as
+    soon as hiredis has parsed it (redis-py's reader made a dict and ran its parser and health checks per
+    message). A lost connection comes back by itself, with backoff, subscribed again to every channel;
+    updates published meanwhile are caught by the hub's heartbeat, which compares room versions."""
+
+    def __init__(self, url: str, on_message: Callable[[bytes, bytes], None]) -> None:
+        super().__init__(url)
+        self._on_message = on_message
+        self.channels: set[bytes] = set()
+        self._transport: asyncio.Transport | None = None
+        self._reader = hiredis.Reader()
+        self._again: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def start(self) -> None:
+        await self._open()
+
+    async def _open(self) -> None:
+        transport = await self.connect(self)
+        self._reader = hiredis.Reader()
+        self._transport = transport
+        auth = self.auth()
+        if auth:
+            transport.write(encode(auth))
+        if self.channels:
+            transport.write(encode(["SUBSCRIBE", *self.channels]))
+
+    def subscribe(self, channel: str) -> None:
+        name = channel.encode()
+        if name not in self.channels:
+            self.channels.add(name)
+            if self._transport is not None:
+                self._transport.write(encode(["SUBSCRIBE", name]))
+
+    def unsubscribe(self, channel: str) -> None:
+        name = channel.encode()
+        if name in self.channels:
+            self.channels.discard(name)
+            if self._transport is not None:
+                self._transport.write(encode(["UNSUBSCRIBE", name]))
+
+    def _received(self, data: bytes) -> None:
+        reader = self._reader
+        reader.feed(data)
+        while True:
+            reply = reader.gets()
+            if reply is False:
+                return
+            if type(reply) is list and len(reply) == 3 and reply[0] == b"message":
+                self._on_message(reply[1], reply[2])
+
+    def _lost(self) -> None:
+        self._transport = None
+        if not self._closed and self._again is None:
+            self._again = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.05
+        try:
+            while not self._closed:
+                await asyncio.sleep(delay)
+                try:
+                    await self._open()
+                    return
+                except PipeError:
+                    delay = min(1.0, delay * 2)
+        finally:
+            self._again = None
+
+    def close(self) -> None:
+        self._closed = True
+        if self._again is not None:
+            self._again.cancel()
+        if self._transport is not None:
+            with contextlib.suppress(Exception):
+                self._transport.close()
+            self._transport = None

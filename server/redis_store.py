@@ -20,7 +20,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .encoding import Packed, as_bytes
-from .redis_pipe import Pipe, PipeError
+from .redis_pipe import Pipe, PipeError, Subscriber
 from .store import RECENT, Listener, RoomStore
 
 PREFIX = "rajas:"
@@ -146,8 +146,11 @@ class RedisStore(RoomStore):
         # synced two or three at a time.
         self._pipes: list[Pipe] = []
         self._turn = 0
-        with contextlib.suppress(ValueError):  # (a unix socket or TLS url: commits go through redis-py)
+        self._prefix = len(self.channel(""))
+        self._subscriber: Subscriber | None = None
+        with contextlib.suppress(ValueError):  # (a unix socket or TLS url: all goes through redis-py)
             self._pipes = [Pipe(url) for _ in range(PIPES)]
+            self._subscriber = Subscriber(url, self._dispatch)
         self.pubsub: Any = None
         self.listeners: dict[str, list[Listener]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -178,6 +181,9 @@ class RedisStore(RoomStore):
         await self.redis.script_load(COMMIT)  # so the pipe's first EVALSHA finds it
         await self.redis.set(self.alive_key, b"1", ex=self.node_ttl)  # before any presence of ours counts
         self._beater = asyncio.create_task(self._beat())
+        if self._subscriber is not None:
+            await self._subscriber.start()
+            return
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         # A node channel first, so the reader always has a subscribed connection to listen on.
         await self.pubsub.subscribe(f"{PREFIX}node:{self.node}")
@@ -211,12 +217,18 @@ class RedisStore(RoomStore):
                     await task
         for pipe in self._pipes:
             pipe.close()
+        if self._subscriber is not None:
+            self._subscriber.close()
         with contextlib.suppress(Exception):
             await self.redis.delete(self.alive_key)  # a clean stop: our counts go at once
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
                 await self.pubsub.aclose()
         await self.redis.aclose()
+
+    def _dispatch(self, channel: bytes, data: bytes) -> None:
+        for listener in list(self.listeners.get(channel[self._prefix :].decode(), ())):
+            listener(data)
 
     async def _read(self) -> None:
         start = len(self.channel(""))
@@ -313,7 +325,9 @@ class RedisStore(RoomStore):
     async def subscribe(self, code: str, listener: Listener) -> None:
         first = code not in self.listeners
         self.listeners.setdefault(code, []).append(listener)
-        if first:
+        if first and self._subscriber is not None:
+            self._subscriber.subscribe(self.channel(code))
+        elif first:
             await self.pubsub.subscribe(self.channel(code))
 
     async def unsubscribe(self, code: str, listener: Listener) -> None:
@@ -322,7 +336,10 @@ class RedisStore(RoomStore):
             got.remove(listener)
             if not got:
                 del self.listeners[code]
-                await self.pubsub.unsubscribe(self.channel(code))
+                if self._subscriber is not None:
+                    self._subscriber.unsubscribe(self.channel(code))
+                else:
+                    await self.pubsub.unsubscribe(self.channel(code))
 
     async def set_public(self, code: str, public: bool) -> None:
         if public:

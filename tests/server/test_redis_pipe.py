@@ -7,7 +7,7 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 from rajas.protocol import pack
-from rajas.server.redis_pipe import Pipe, PipeError, encode
+from rajas.server.redis_pipe import Pipe, PipeError, Subscriber, encode
 from rajas.server.redis_store import RedisStore
 
 
@@ -61,3 +61,35 @@ async def test_commits_still_land_when_the_script_cache_is_flushed(redis_url: st
     finally:
         await store.redis.delete(store._room("pipetest"), "rajas:watch:pipewatch")
         await store.close()
+
+
+async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_lost_connection(
+    redis_url: str,
+) -> None:
+    got: list[tuple[bytes, bytes]] = []
+    sub = Subscriber(redis_url, lambda channel, data: got.append((channel, data)))
+    plain = aioredis.Redis.from_url(redis_url)
+    try:
+        await sub.start()
+        sub.subscribe("rajas-test:a")
+        sub.subscribe("rajas-test:b")
+
+        async def publish_until_heard(channel: str, data: bytes) -> None:
+            for _ in range(100):  # (a subscription takes effect when Redis has read it)
+                await plain.publish(channel, data)
+                await asyncio.sleep(0.02)
+                if (channel.encode(), data) in got:
+                    return
+            raise AssertionError(f"nothing heard on {channel}")
+
+        await publish_until_heard("rajas-test:a", b"\x00one")
+        sub.unsubscribe("rajas-test:a")
+        await publish_until_heard("rajas-test:b", b"two")
+        got.clear()
+        await plain.publish("rajas-test:a", b"not for us")
+        await plain.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # the connection drops
+        await publish_until_heard("rajas-test:b", b"three")  # back, and subscribed again
+        assert (b"rajas-test:a", b"not for us") not in got
+    finally:
+        sub.close()
+        await plain.aclose()
