@@ -127,12 +127,12 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         async def close(code: int, reason: str) -> None:
             await send({"type": "websocket.close", "code": code, "reason": reason})
 
-        conn = Conn(send_bytes, send_text, close, limits, raw_writer(send))
+        proto = getattr(send, "__self__", None)  # uvicorn's protocol object for this connection
+        conn = Conn(send_bytes, send_text, close, limits, raw_writer(proto))
         session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url))
         writer = hub._spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
-        proto = getattr(send, "__self__", None)
         inbox = None
         if isinstance(proto, DirectProtocol):  # messages come straight to the inbox; the queue brings the close
             inbox = proto.inbox = Inbox(session.handle, eager=store.eager, pause=proto.pause)
@@ -230,19 +230,15 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
     )
 
 
-def raw_writer(send: Send) -> Callable[[bytes], bool] | None:
+def raw_writer(proto: object) -> Callable[[bytes], bool] | None:
     """Writes whole websocket frames to the socket under uvicorn's websockets-sansio protocol, which is what
     its own send does after framing the message; a broadcast frames once and writes the same bytes to every
     socket. Says False (the caller then goes through `send`, which waits) whenever `send` would not simply
     write: the socket's buffer is full, or the connection is closing. None under any other server, or when
     an extension (compression) changes what a frame looks like."""
-    proto = getattr(send, "__self__", None)
-    if not isinstance(proto, WebSocketsSansIOProtocol):
+    if not isinstance(proto, WebSocketsSansIOProtocol) or proto.conn.extensions:
         return None
-    ws = getattr(proto, "conn", None)
-    transport, writable = getattr(proto, "transport", None), getattr(proto, "writable", None)
-    if ws is None or transport is None or writable is None or getattr(ws, "extensions", None) != []:
-        return None
+    ws, transport, writable = proto.conn, proto.transport, proto.writable
 
     def write(data: bytes) -> bool:
         if ws.state is not OPEN or proto.close_sent or proto.disconnected or not writable.is_set():

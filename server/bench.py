@@ -71,6 +71,15 @@ def _merge(counts: list[dict[str, int]]) -> dict[str, int]:
     return out
 
 
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGKILL)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.wait(5)
+
+
 def _pct(sorted_us: list[int], q: float) -> float:
     if not sorted_us:
         return float("nan")
@@ -208,12 +217,7 @@ def run_target(
             out["redis_cpu_us_per_decision"] = per_decision(used[-1])
         return out
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGKILL)
-        for p in procs:
-            with contextlib.suppress(Exception):
-                p.wait(5)
+        _stop(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -247,12 +251,7 @@ def run_idle(connections: int, workers: int) -> dict[str, Any]:
             "server_bytes_per_idle_connection": round((rss1 - rss0) / connections),
         }
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGKILL)
-        for p in procs:
-            with contextlib.suppress(Exception):
-                p.wait(5)
+        _stop(procs)
 
 
 def bench(

@@ -204,28 +204,34 @@ async def wait_update(room: Room) -> None:
         room.waiter = None
 
 
+async def turn(room: Room, start: float, phase: float, k: int, rate: float, end: float) -> float | None:
+    """Waits for decision k of a room: until it is due, then for the update of the room's previous decision
+    (one in flight per room; the wait is still charged from the due time). Returns the time the decision is
+    stamped with (its due time; in a closed loop, now), or None once the run or the game is over."""
+    due = start + phase + k / rate if rate > 0 else time.perf_counter()
+    if due >= end:
+        return None
+    delay = due - time.perf_counter()
+    if delay > 0:
+        await asyncio.sleep(delay)
+    if room.v < room.sent:
+        await wait_update(room)
+    if room.over or room.stopped or time.perf_counter() >= end:
+        return None
+    return due if rate > 0 else time.perf_counter()
+
+
 async def drive_room(room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int) -> None:
     rng = random.Random(seed)
     players = socks[:PLAYERS]
     phase = rng.random() / rate if rate > 0 else 0.0
     k = 0
-    while not room.over:
-        due = start + phase + k / rate if rate > 0 else time.perf_counter()
-        if due >= end:
-            return
-        delay = due - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        # The decision needs the newest state: wait for the update of our previous one (still charged from `due`).
-        if room.v < room.sent:
-            await wait_update(room)
-        if room.over or room.stopped or time.perf_counter() >= end:
-            return
+    while (stamp := await turn(room, start, phase, k, rate, end)) is not None:
         assert room.game is not None
         pending = room.game["pending"]
         wire = rng.choice(pending["options"])
         v = room.v
-        room.intended[v + 1] = due if rate > 0 else time.perf_counter()
+        room.intended[v + 1] = stamp
         room.sent = v + 1
         players[pending["player"]].send_now(pack({"type": "decide", "id": f"b{v}", "decision": wire, "v": v}))
         k += 1
@@ -272,19 +278,9 @@ async def drive_bare(
     phase = rng.random() / rate if rate > 0 else 0.0
     filler = bytes(max(0, payload - 4))
     k = 0
-    while True:
-        due = start + phase + k / rate if rate > 0 else time.perf_counter()
-        if due >= end:
-            return
-        delay = due - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if room.v < room.sent:  # as ours: one message in flight per room
-            await wait_update(room)
-        if room.stopped or time.perf_counter() >= end:
-            return
+    while (stamp := await turn(room, start, phase, k, rate, end)) is not None:  # as ours: one in flight per room
         v = room.v + 1
-        room.intended[v] = due if rate > 0 else time.perf_counter()
+        room.intended[v] = stamp
         room.sent = v
         socks[rng.randrange(PLAYERS)].send_now(struct.pack("<I", v) + filler)
         k += 1

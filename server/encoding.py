@@ -119,13 +119,13 @@ class StateEncoder:
 
     def encode(self, state: GameState) -> tuple[bytes, int]:
         """The packed public state (all but the dice generator), and the generator's state."""
-        known = {id(p): b for p, b in self._players}
+        before = self._players
         kept: list[tuple[PlayerState, bytes]] = []
-        for p in state.players:
-            b = known.get(id(p))
-            if b is None:
-                b = pack(state.player_dict(p))
-            kept.append((p, b))
+        for i, p in enumerate(state.players):
+            if i < len(before) and before[i][0] is p:
+                kept.append(before[i])
+            else:
+                kept.append((p, pack(state.player_dict(p))))
         self._players = kept
         head = state.head_dict()
         rng = head.pop("rng")

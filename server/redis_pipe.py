@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from typing import Protocol as TypingProtocol
 from urllib.parse import unquote, urlparse
@@ -34,6 +34,13 @@ def encode(args: list[bytes | str | int]) -> bytes:
         parts.append(b)
         parts.append(b"\r\n")
     return b"".join(parts)
+
+
+def _replies(reader: hiredis.Reader, data: bytes) -> Iterator[Any]:
+    """The whole answers (or pushed messages) that `data` completes."""
+    reader.feed(data)
+    while (reply := reader.gets()) is not False:
+        yield reply
 
 
 class _Conn(TypingProtocol):
@@ -117,12 +124,7 @@ class Pipe(_Address):
             await self.call(["SELECT", self.db])
 
     def _received(self, data: bytes) -> None:
-        reader = self._reader
-        reader.feed(data)
-        while True:
-            reply = reader.gets()
-            if reply is False:
-                return
+        for reply in _replies(self._reader, data):
             if not self._waiting:  # an answer nobody asked for: the stream is out of step
                 self.close()
                 return
@@ -192,12 +194,7 @@ class Subscriber(_Address):
                 self._transport.write(encode(["UNSUBSCRIBE", name]))
 
     def _received(self, data: bytes) -> None:
-        reader = self._reader
-        reader.feed(data)
-        while True:
-            reply = reader.gets()
-            if reply is False:
-                return
+        for reply in _replies(self._reader, data):
             if type(reply) is list and len(reply) == 3 and reply[0] == b"message":
                 self._on_message(reply[1], reply[2])
 

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.web_helpers import app, real_errors, wait_app
+
 from .conftest import ARTIFACTS, ROOT, SCREENSHOTS, new_page
 
 SEED = 20240517
@@ -33,23 +35,6 @@ def shoot(page: Any, name: str, docs: bool = True, full_page: bool = False) -> N
     if docs:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ARTIFACTS / name, SCREENSHOTS / name)
-
-
-def app(page: Any) -> dict[str, Any]:
-    return page.evaluate("window.__app")
-
-
-def wait_app(page: Any, cond: str, timeout: float = 15_000) -> None:
-    try:
-        page.wait_for_function(f"(() => {{ const a = window.__app; return !!a && ({cond}); }})()", timeout=timeout)
-    except Exception as e:
-        state = page.evaluate("window.__app")
-        raise AssertionError(f"waited {timeout} ms for {cond}; app state: {state}; errors: {page.errors}") from e
-
-
-def real_errors(page: Any) -> list[str]:
-    # a socket torn down by a reload or a simulated drop is not an error of the app
-    return [e for e in page.errors if "WebSocket" not in e and "ERR_" not in e]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import ARTIFACTS, ROOT
+from web_helpers import ARTIFACTS, ROOT, app, real_errors, wait_app
 
 MOON = ROOT / "engine" / "sheets" / "moon.json"
 NAME, TITLE = "moon-test", "Moon Test Sheet"
@@ -68,21 +68,6 @@ def pages(browser: Any) -> Iterator[list[Any]]:
 
 def new_page(pages: list[Any]) -> Any:
     return pages[0]()
-
-
-def app(page: Any) -> dict[str, Any]:
-    return page.evaluate("window.__app")
-
-
-def wait_app(page: Any, cond: str, timeout: float = 15_000) -> None:
-    try:
-        page.wait_for_function(f"(() => {{ const a = window.__app; return !!a && ({cond}); }})()", timeout=timeout)
-    except Exception as e:
-        raise AssertionError(f"waited for {cond}; app state: {app(page)}; errors: {page.errors}") from e
-
-
-def real_errors(page: Any) -> list[str]:
-    return [e for e in page.errors if "WebSocket" not in e and "ERR_" not in e]
 
 
 def room_info(server: str, code: str) -> dict[str, Any]:

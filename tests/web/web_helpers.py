@@ -36,8 +36,9 @@ def open_demo(page: Any, base_url: str, fixture: str, lang: str = "en") -> None:
 
 
 @contextmanager
-def rajas_serve() -> Iterator[str]:
-    """A real `rajas serve` (in-memory rooms) on a free port, serving this checkout's client_web/; its URL."""
+def rajas_serve(log_name: str = "web-server.log") -> Iterator[str]:
+    """A real `rajas serve` (in-memory rooms) on a free port, serving this checkout's client_web/; its URL.
+    Its output goes to tests/artifacts/`log_name`."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
@@ -45,14 +46,14 @@ def rajas_serve() -> Iterator[str]:
     cmd = [exe] if exe else [sys.executable, "-m", "rajas.server.cli"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     url = f"http://127.0.0.1:{port}"
-    with open(ARTIFACTS / "web-server.log", "w") as log:
+    with open(ARTIFACTS / log_name, "w") as log:
         args = [*cmd, "serve", "--host", "127.0.0.1", "--port", str(port)]
         proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         try:
             deadline = time.monotonic() + 20
             while True:
                 if proc.poll() is not None:
-                    raise RuntimeError(f"rajas serve exited with {proc.returncode}; see tests/artifacts/web-server.log")
+                    raise RuntimeError(f"rajas serve exited with {proc.returncode}; see tests/artifacts/{log_name}")
                 try:
                     with urllib.request.urlopen(f"{url}/health", timeout=1) as r:
                         if r.status == 200:
@@ -70,3 +71,20 @@ def rajas_serve() -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
+
+
+def app(page: Any) -> dict[str, Any]:
+    """The web client's state as it exposes it to tests (`window.__app`)."""
+    return page.evaluate("window.__app")
+
+
+def wait_app(page: Any, cond: str, timeout: float = 15_000) -> None:
+    try:
+        page.wait_for_function(f"(() => {{ const a = window.__app; return !!a && ({cond}); }})()", timeout=timeout)
+    except Exception as e:
+        raise AssertionError(f"waited {timeout} ms for {cond}; app state: {app(page)}; errors: {page.errors}") from e
+
+
+def real_errors(page: Any) -> list[str]:
+    # a socket torn down by a reload or a simulated drop is not an error of the app
+    return [e for e in page.errors if "WebSocket" not in e and "ERR_" not in e]
