@@ -242,11 +242,11 @@ class GameState:
         }
 
     def player_dict(self, p: PlayerState) -> dict[str, Any]:
-        from .tracks import overlap  # tracks imports state
+        from .tracks import overlap_float  # tracks imports state
 
         d = p.to_dict()
         # Derived, for clients: how far the two track entries have passed each other (negative: apart).
-        d["overlap"] = float(overlap(self.sheet, p.fame, p.money))
+        d["overlap"] = overlap_float(self.sheet, p.fame, p.money)
         return d
 
     @classmethod

@@ -81,6 +81,20 @@ def overlap(sheet: Sheet, fame: int, money: int) -> Fraction:
     return got
 
 
+_overlap_floats: dict[tuple[str, int, int], float] = {}
+
+
+def overlap_float(sheet: Sheet, fame: int, money: int) -> float:
+    """`float(overlap(...))`, for clients (converting a Fraction costs as much as looking it up)."""
+    key = (sheet.digest, fame, money)
+    got = _overlap_floats.get(key)
+    if got is None:
+        if len(_overlap_floats) >= 1 << 16:
+            _overlap_floats.clear()
+        got = _overlap_floats[key] = float(overlap(sheet, fame, money))
+    return got
+
+
 def has_crossed(sheet: Sheet, p: PlayerState) -> bool:
     """The tracks intersect once both entries reach the same space (overlap >= 0); exact, in integers."""
     fv, mv = sheet.fame_values, sheet.money_values

@@ -65,10 +65,10 @@ def decode_obj(frame: bytes | str) -> Any:
 _DECIDE_KEYS = frozenset(("type", "id", "decision", "v"))
 
 
-def _plain_decide(obj: Any) -> Decide | None:
-    """The most frequent message, when it is plainly valid, without the general validator (a quarter of the
-    cost of handling it): exactly the checks of `Decide`, for exact types only; anything else (a lax type
-    pydantic would coerce, an error to word) goes the general way."""
+def plain_decide(obj: Any) -> tuple[str | int, Any, int | None] | None:
+    """(id, decision, v) of the most frequent message, when it is plainly valid, without the general
+    validator (a quarter of the cost of handling it): exactly the checks of `Decide`, for exact types only;
+    anything else (a lax type pydantic would coerce, an error to word) is None, to go the general way."""
     if type(obj) is not dict or obj.get("type") != "decide" or not obj.keys() <= _DECIDE_KEYS:
         return None
     mid, v = obj.get("id"), obj.get("v")
@@ -78,13 +78,14 @@ def _plain_decide(obj: Any) -> Decide | None:
         return None
     if v is not None and type(v) is not int:
         return None
-    return Decide.model_construct(type="decide", id=mid, decision=obj["decision"], v=v)
+    return mid, obj["decision"], v
 
 
 def parse_message(obj: Any) -> ClientMessage:
-    fast = _plain_decide(obj)
+    fast = plain_decide(obj)
     if fast is not None:
-        return fast
+        mid, decision, v = fast
+        return Decide.model_construct(type="decide", id=mid, decision=decision, v=v)
     try:
         return CLIENT_MESSAGE.validate_python(obj)
     except ValidationError as e:

@@ -100,6 +100,7 @@ def run_target(
     payload: int,
     fsync: str,
     nodes: int = 1,
+    pin: bool = False,
 ) -> dict[str, Any]:
     procs: list[subprocess.Popen[bytes]] = []
     tmp = tempfile.mkdtemp(prefix="rajas-bench-")
@@ -145,6 +146,13 @@ def run_target(
                 )
             )  # fmt: skip
         procs += gens
+        if pin:
+            # The server gets a core of its own, as it would with its clients on other machines; otherwise
+            # the scheduler moves it and the generators between the cores and figures vary from run to run.
+            for sv in servers:
+                os.sched_setaffinity(sv.pid, {0})
+            for g in gens:
+                os.sched_setaffinity(g.pid, set(range(1, os.cpu_count() or 2)))
         setup_started = time.monotonic()
         for g in gens:
             assert g.stdout is not None
@@ -254,6 +262,14 @@ def run_idle(connections: int, workers: int) -> dict[str, Any]:
         _stop(procs)
 
 
+def _ratios(ours: dict[str, Any], bare: dict[str, Any]) -> dict[str, float | None]:
+    return {
+        "p50": round(ours["p50_ms"] / bare["p50_ms"], 2) if bare["p50_ms"] else None,
+        "p99": round(ours["p99_ms"] / bare["p99_ms"], 2) if bare["p99_ms"] else None,
+        "throughput": round(ours["decisions_per_s"] / bare["decisions_per_s"], 2) if bare["decisions_per_s"] else None,
+    }
+
+
 def bench(
     rooms: int,
     rate: float,
@@ -264,9 +280,13 @@ def bench(
     idle: int,
     fsync: str,
     nodes: int = 1,
+    pin: bool = False,
+    repeat: int = 1,
 ) -> dict[str, Any]:
     if nodes < 1 or (nodes > 1 and store != "redis"):
         raise ValueError("--nodes > 1 needs --store redis (nodes share rooms only through Redis)")
+    if pin and (nodes > 1 or (os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity")):
+        raise ValueError("--pin needs one node and at least 2 CPUs (Linux)")
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     report: dict[str, Any] = {
@@ -274,23 +294,45 @@ def bench(
             "cpus": os.cpu_count(),
             "loadavg_before": [float(x) for x in load],
             "python": sys.version.split()[0],
+            "pinned": pin,
         },
         "command": " ".join(["rajas", *sys.argv[1:]]),
     }
     if rooms > 0:
-        ours = run_target("ours", rooms, rate, duration, workers, store, 0, fsync, nodes)
-        report["ours"] = ours
+        # The pairs alternate (ours, bare, ours, bare, ...): this machine's speed drifts by up to 30 % from
+        # minute to minute, so a ratio is taken within each pair and the median pair is reported.
+        pairs: list[dict[str, Any]] = []
+        for _ in range(max(1, repeat)):
+            ours = run_target("ours", rooms, rate, duration, workers, store, 0, fsync, nodes, pin)
+            pair: dict[str, Any] = {"ours": ours}
+            if baseline:
+                payload = int(pair["ours"]["deliveries"] and 2000)
+                pair["bare"] = run_target("bare", rooms, rate, duration, workers, store, payload, fsync, 1, pin)
+                pair["ratio"] = _ratios(pair["ours"], pair["bare"])
+            pairs.append(pair)
         if baseline:
-            payload = int(ours["deliveries"] and 2000)
-            bare = run_target("bare", rooms, rate, duration, workers, store, payload, fsync)
-            report["bare"] = bare
-            report["ratio"] = {
-                "p50": round(ours["p50_ms"] / bare["p50_ms"], 2) if bare["p50_ms"] else None,
-                "p99": round(ours["p99_ms"] / bare["p99_ms"], 2) if bare["p99_ms"] else None,
-                "throughput": round(ours["decisions_per_s"] / bare["decisions_per_s"], 2)
-                if bare["decisions_per_s"]
-                else None,
-            }
+            pairs.sort(key=lambda p: p["ratio"]["throughput"] or 0.0)
+        else:
+            pairs.sort(key=lambda p: p["ours"]["decisions_per_s"])
+        report.update(pairs[len(pairs) // 2])
+        if len(pairs) > 1:
+            report["pairs"] = [
+                {
+                    "ours_decisions_per_s": p["ours"]["decisions_per_s"],
+                    "ours_p99_ms": p["ours"]["p99_ms"],
+                    "ours_cpu_us_per_decision": p["ours"]["server_cpu_us_per_decision"],
+                    **(
+                        {
+                            "bare_decisions_per_s": p["bare"]["decisions_per_s"],
+                            "bare_cpu_us_per_decision": p["bare"]["server_cpu_us_per_decision"],
+                            "ratio": p["ratio"],
+                        }
+                        if baseline
+                        else {}
+                    ),
+                }
+                for p in pairs
+            ]
     if idle > 0:
         report["idle"] = run_idle(idle, workers)
     return report

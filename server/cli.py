@@ -88,6 +88,8 @@ def _bench(args: argparse.Namespace) -> int:
         args.idle,
         args.fsync,
         args.nodes,
+        args.pin,
+        args.repeat,
     )
     print(json.dumps(report, indent=None if args.json else 2))
     return 0
@@ -137,7 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--fsync", choices=("always", "everysec"), default="always", help="Redis appendfsync")
     bench.add_argument("--nodes", type=int, default=1, help="server nodes sharing one Redis (--store redis)")
     bench.add_argument("--no-baseline", action="store_true", help="skip the bare websockets server")
+    bench.add_argument(
+        "--pin", action="store_true", help="server on CPU 0, load generators on the others (steadier figures)"
+    )
     bench.add_argument("--idle", type=int, default=0, help="also open this many idle sockets to measure memory")
+    bench.add_argument(
+        "--repeat", type=int, default=1, help="runs of ours and the baseline, alternating; the median is reported"
+    )
     bench.add_argument("--json", action="store_true", help="one line")
     bench.set_defaults(func=_bench)
 

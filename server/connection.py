@@ -150,6 +150,9 @@ class Conn:
         if self.closed:
             return
         if not self._out and self._blocked is None:
+            raw = self._raw  # (the common case of `_write_now`, inline: a broadcast pushes to every socket)
+            if self._cork is None and raw is not None and raw(frame.wire(self.binary)):
+                return
             self._write_now(frame)
             return
         if len(self._out) >= self.limits.queue:

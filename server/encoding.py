@@ -107,14 +107,15 @@ class StateEncoder:
 
     def __init__(self) -> None:
         self._players: list[tuple[PlayerState, bytes]] = []
-        self._once: tuple[tuple[Any, ...], bytes] | None = None
+        self._once: dict[str, tuple[tuple[Any, ...], bytes]] = {}
 
-    def once(self, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
-        """`pack(make())`, packed again only when an object of `key` is not the one it was last time (for the
-        parts of a room that are replaced, never changed in place, and rarely: its settings, its game)."""
-        got = self._once
+    def once(self, slot: str, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
+        """`pack(make())`, packed again only when an object of `key` is not the one it was last time in this
+        slot (for parts of a room that are replaced, never changed in place, and rarely: its settings, seats,
+        game, presence counts). Identity, not equality: a replaced part packs again even if it is equal."""
+        got = self._once.get(slot)
         if got is None or len(got[0]) != len(key) or any(a is not b for a, b in zip(got[0], key, strict=True)):
-            got = self._once = (key, pack(make()))
+            got = self._once[slot] = (key, pack(make()))
         return got[1]
 
     def encode(self, state: GameState) -> tuple[bytes, int]:

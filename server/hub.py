@@ -25,7 +25,7 @@ from .connection import Conn, Frame
 from .encoding import StateEncoder, pack_map
 from .metrics import Metrics
 from .room import OVER, PLAYING, Event, Room
-from .store import SPECTATORS, RoomStore
+from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
 COMMIT_TRIES = 8
@@ -169,10 +169,12 @@ class Hub:
     async def change(self, code: str, fn: Change) -> Any:
         """Applies fn to a copy of the newest room and commits it at the next version, retrying when
         another node committed first. fn raises ProtocolError to refuse (nothing is written) or Skip."""
-        lr = await self.local(code)
+        lr = self.rooms.get(code) or await self.local(code)
         for attempt in range(COMMIT_TRIES):
             async with lr.lock:
-                room = await self.load(code, fresh=attempt > 0)
+                room = lr.room  # (the cached room, when it is the newest this node knows of: no coroutine)
+                if attempt > 0 or room is None or room.v < lr.newest:
+                    room = await self.load(code, fresh=attempt > 0)
                 new = room.clone()
                 try:
                     events, entry, result = fn(new)
@@ -186,10 +188,9 @@ class Hub:
                 record, game = new.encode(lr.encoder)
                 now = time.time()
                 events_packed = pack(events)
-                view = new.view(self._connected(lr), lr.counts.get(SPECTATORS, 0))
                 packed = pack_map(
                     {"type": "update", "v": new.v, "time": now},
-                    [("events", events_packed), ("room", pack(view)), ("game", game)],
+                    [("events", events_packed), ("room", new.packed_view(lr.encoder, lr.counts)), ("game", game)],
                 )
                 head = {"type": "update", "v": new.v, "events": events}
                 lr.mine = (packed, head)
@@ -273,13 +274,14 @@ class Hub:
                         conn.send({"type": "notice", "code": "kicked", "message": "the host removed you from the room"})
                         self._spawn(self.detach(conn))
 
-    def _broadcast(self, lr: LocalRoom, frame: Frame) -> None:
-        for conn in list(lr.conns):
+    @staticmethod
+    def _broadcast(lr: LocalRoom, frame: Frame) -> None:
+        for conn in lr.conns:  # (push never adds or removes a room's connection)
             conn.push(frame)
 
     @staticmethod
     def _connected(lr: LocalRoom) -> list[str]:
-        return [k for k, n in lr.counts.items() if n > 0 and k != SPECTATORS]
+        return connected_seats(lr.counts)
 
     # ---- connections -------------------------------------------------------------------------------------
 

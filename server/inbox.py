@@ -2,7 +2,8 @@
 
 uvicorn passes each message through a queue to the app's task: a task switch and a pause and resume of the
 socket (two system calls) per message. `DirectProtocol` hands a message to the connection's `Inbox` as soon
-as it is parsed. The inbox handles messages one at a time, in order. With a store that answers without
+as it is read, and reads the frames clients send most (small, whole, masked text or binary frames)
+itself. The inbox handles messages one at a time, in order. With a store that answers without
 waiting (the in-process one), a message is handled right there, with no task at all; when handling has to
 wait (Redis, or a room's lock held by a bot), a task carries on and later messages queue behind it.
 """
@@ -15,6 +16,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover (websockets built without its C extension)
+    from websockets.utils import apply_mask
 
 from .connection import resume
 
@@ -80,10 +87,77 @@ class Inbox:
             await asyncio.wait([task])
 
 
+OPEN = State.OPEN
+TEXT_FINAL, BINARY_FINAL = 0x81, 0x82  # first byte of an unfragmented data frame with no extension bits
+
+
 class DirectProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets-sansio protocol; once the app sets `inbox`, messages go to it instead of the queue."""
+    """uvicorn's websockets-sansio protocol; once the app sets `inbox`, messages go to it instead of the queue.
+
+    websockets' frame parser is a chain of Python generators and a Frame object per frame, as much as the rest
+    of receiving a decision. This protocol cuts the frames itself and reads the plain ones: whole text or
+    binary frames, masked, with lengths of up to two bytes. Every other frame (ping, pong, close, fragments)
+    is handed to the websockets parser whole, so that parser always starts at a frame boundary and keeps
+    its own state (close handshake, keepalive, fragmentation) right. A frame this reader never takes (an
+    8-byte length, an unmasked frame) hands the websockets parser the rest of the connection."""
 
     inbox: Inbox | None = None
+    _direct = True  # frames are cut here (until one is handed over for good)
+    _rest = b""  # the start of a frame not yet whole
+
+    def data_received(self, data: bytes) -> None:
+        # The first call brings the upgrade request (uvicorn hands it over as a whole): websockets reads it.
+        if not self._direct or not self.handshake_initiated:
+            super().data_received(data)
+            return
+        buf = self._rest + data if self._rest else data
+        self._rest = b""
+        conn = self.conn
+        i, end = 0, len(buf)
+        while end - i >= 2:
+            if conn.state is not OPEN:
+                self._hand_over(buf[i:])
+                return
+            first, second = buf[i], buf[i + 1]
+            n = second & 0x7F
+            head = 6
+            if n == 126:
+                if end - i < 4:
+                    break
+                n = buf[i + 2] << 8 | buf[i + 3]
+                head = 8
+                if conn.max_message_size is not None and n > conn.max_message_size:
+                    self._hand_over(buf[i:])  # websockets closes with 1009
+                    return
+            if n == 127 or not second & 0x80:
+                self._hand_over(buf[i:])  # past our frame limit, or a client frame unmasked: websockets refuses
+                return
+            stop = i + head + n
+            if stop > end:
+                break
+            if first in (BINARY_FINAL, TEXT_FINAL) and conn.current_size is None:
+                payload = apply_mask(buf[i + head : stop], buf[i + head - 4 : i + head])
+                inbox = self.inbox
+                if inbox is not None and first == BINARY_FINAL and not self.close_sent:
+                    inbox.feed(payload)
+                else:
+                    self.curr_msg_data_type = "bytes" if first == BINARY_FINAL else "text"
+                    self.frames = [payload]
+                    self.send_receive_event_to_app()
+            else:
+                conn.receive_data(buf[i:stop])
+                if conn.parser_exc is not None:
+                    self.handle_parser_exception()
+                    return
+                self.handle_events()
+            i = stop
+        if i < end:
+            self._rest = buf[i:]  # at most one frame of up to 64 KiB: longer ones are handed over
+
+    def _hand_over(self, rest: bytes) -> None:
+        self._direct = False
+        if rest:
+            super().data_received(rest)
 
     def send_receive_event_to_app(self) -> None:
         inbox = self.inbox

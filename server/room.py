@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Collection
 from typing import Any
 
 from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet, pending
@@ -20,6 +21,7 @@ from rajas.protocol.messages import RoomSettings
 from . import codes
 from .encoding import Lazy, StateEncoder, extend_map, merge_maps, pack_map
 from .errors import from_rules, from_sheet
+from .store import SPECTATORS, connected_seats
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the server rolled
@@ -114,11 +116,13 @@ class Room:
         return r
 
     def clone(self) -> Room:
-        """A copy to change: seats copied; the game state (immutable) and `seen` (replaced, never changed) shared.
+        """A copy to change. Everything is shared: the game state is immutable, and `seats` and `seen` are
+        replaced by the changes that change them (`_own_seats`), never changed in place, so an unchanged
+        part is the same object in both rooms (the hub packs the room view again only when a part is not).
         (Field by field: a loop over __slots__ with getattr/setattr costs three times as much, every commit.)"""
         r = _new_room(Room)
         r.code, r.watch, r.settings, r.status = self.code, self.watch, self.settings, self.status
-        r.seats = [dict(s) for s in self.seats]
+        r.seats = self.seats
         r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
         r.deadline, r.clock_key, r.auto, r.seen = self.deadline, self.clock_key, self.auto, self.seen
         r.created, r.updated, r.sheet = self.created, self.updated, self.sheet
@@ -181,7 +185,7 @@ class Room:
 
     # ---- views ------------------------------------------------------------------------------------------
 
-    def view(self, connected: set[str] | None = None, spectators: int = 0) -> dict[str, Any]:
+    def view(self, connected: Collection[str] | None = None, spectators: int = 0) -> dict[str, Any]:
         settings = self.settings_view()
         over = self.status == OVER
         return {
@@ -200,6 +204,12 @@ class Room:
             "auto": self.auto,
         }
 
+    def packed_view(self, encoder: StateEncoder, counts: dict[str, int]) -> bytes:
+        """`pack(view(...))` for presence `counts` (a dict that is replaced, never changed), packed again only
+        when a part of the room it shows was replaced (see `clone`)."""
+        key = (self.seats, self.settings, self.game, self.status, self.host, self.deadline, self.auto, counts)
+        return encoder.once("view", key, lambda: self.view(connected_seats(counts), counts.get(SPECTATORS, 0)))
+
     def encode(self, encoder: StateEncoder | None = None) -> tuple[Lazy, bytes]:
         """The record (packed when first asked for) and the packed game view ({state, pending}) of a commit.
         The game state is packed once and the same bytes go into both (the view without the dice generator);
@@ -212,7 +222,7 @@ class Room:
         public, rng = encoder.encode(self.state)
 
         def record() -> bytes:
-            fixed = encoder.once((self.settings, self.game, self.host_token, self.code), self._fixed)
+            fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
             return merge_maps([fixed, pack(changing)], [("state", extend_map(public, [("rng", pack(rng))]))])
 
         return Lazy(record), pack_map({"pending": pending(self.state)}, [("state", public)])
@@ -244,6 +254,11 @@ class Room:
         seat = self.seat_of(seat_token)
         return seat is not None and self.host is not None and self.seats[seat]["id"] == self.host
 
+    def _own_seats(self) -> list[dict[str, Any]]:
+        """The seats, copied before a change: the room this one was cloned from shares them."""
+        self.seats = [dict(s) for s in self.seats]
+        return self.seats
+
     def _require_lobby(self) -> None:
         if self.status != LOBBY:
             raise ProtocolError("wrong_phase", "only in the lobby, before the game starts")
@@ -255,7 +270,7 @@ class Room:
         if len(self.seats) >= self.settings["seats"]:
             raise ProtocolError("room_full", f"all {self.settings['seats']} seats are taken")
         seat = {"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False}
-        self.seats.append(seat)
+        self._own_seats().append(seat)
         events: list[Event] = [{"type": "seat_taken", "seat": len(self.seats) - 1, "id": seat["id"], "name": name}]
         if host_token is not None and host_token == self.host_token and self.host is None:
             self.host = seat["id"]
@@ -264,7 +279,7 @@ class Room:
 
     def leave(self, seat: int) -> list[Event]:
         self._require_lobby()
-        gone = self.seats.pop(seat)
+        gone = self._own_seats().pop(seat)
         events: list[Event] = [{"type": "seat_left", "id": gone["id"], "name": gone["name"]}]
         if self.host == gone["id"]:
             self.host = None  # the host token still works; a seated player can be made host with it
@@ -275,7 +290,7 @@ class Room:
         self._require_lobby()
         if not 0 <= seat < len(self.seats):
             raise ProtocolError("wrong_phase", f"no player in seat {seat}")
-        gone = self.seats.pop(seat)
+        gone = self._own_seats().pop(seat)
         events: list[Event] = [{"type": "kicked", "id": gone["id"], "name": gone["name"]}]
         if self.host == gone["id"]:
             self.host = None
@@ -336,8 +351,9 @@ class Room:
             raise from_rules(e) from None
         self.state = state
         rolls = [e for e in events if e["type"] in ROLL_EVENTS]
-        entry = [seat, decision.to_wire(), by, rolls]
-        head: Event = {"type": "decided", "player": seat, "decision": decision.to_wire(), "by": by}
+        wire = decision.to_wire()
+        entry = [seat, wire, by, rolls]
+        head: Event = {"type": "decided", "player": seat, "decision": wire, "by": by}
         return [head, *events, *self._after_game_change(now)], entry
 
     def remember(self, seat_id: str, msg_id: str | int) -> None:
@@ -345,7 +361,7 @@ class Room:
         self.seen = {**self.seen, seat_id: [*self.seen.get(seat_id, ())[1 - SEEN_KEEP :], msg_id]}
 
     def set_bot(self, seat: int, on: bool) -> list[Event]:
-        self.seats[seat]["bot"] = on
+        self._own_seats()[seat]["bot"] = on
         kind = "bot_took_over" if on else "bot_released"
         return [{"type": kind, "player": seat, "id": self.seats[seat]["id"]}]
 

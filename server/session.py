@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
-from rajas.protocol.codec import check_size, raw_id
+from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
     ChangeSettings,
     CreateRoom,
@@ -81,9 +81,15 @@ class Session:
             if mid is not None and mid in conn.replies:
                 conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
                 return
-            msg = parse_message(obj)
-            data = await self.dispatch(msg)
-            if isinstance(msg, Decide) and data is not None and not data.get("duplicate"):
+            fast = plain_decide(obj) if conn.greeted else None
+            if fast is not None:  # the most frequent message: straight to its handler
+                data = await self.play(*fast)
+                decided = True
+            else:
+                msg = parse_message(obj)
+                data = await self.dispatch(msg)
+                decided = isinstance(msg, Decide)
+            if decided and data is not None and not data.get("duplicate"):
                 self.hub.metrics.decisions.inc("player")
                 self.hub.metrics.latency.observe(time.perf_counter() - started)
         except ProtocolError as e:
@@ -117,7 +123,7 @@ class Session:
             self.conn.send(self.hub.snapshot(lr, room, await self.hub.recent(code, room.v)))
             return {"v": room.v}
         if isinstance(msg, Decide):
-            return await self.decide(msg)
+            return await self.play(msg.id, msg.decision, msg.v)
         if isinstance(msg, Leave):
             return await self.leave()
         if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
@@ -187,13 +193,13 @@ class Session:
             raise ProtocolError("bad_token", "your seat is no longer in this room")
         return seat
 
-    async def decide(self, msg: Decide) -> dict[str, Any]:
+    async def play(self, mid: str | int, wire: Any, at: int | None) -> dict[str, Any]:
+        """A player's decision `wire`, id `mid`, made seeing version `at` (None: whatever is newest)."""
         code = self._room_code()
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-        mid, wire, at = msg.id, msg.decision, msg.v
 
-        def play(r: Room) -> tuple[list[Event], list[Any], dict[str, Any]]:
+        def decide(r: Room) -> tuple[list[Event], list[Any], dict[str, Any]]:
             seat = self._seat(r)
             seat_id = r.seats[seat]["id"]
             if mid in r.seen.get(seat_id, ()):
@@ -208,7 +214,7 @@ class Session:
             r.remember(seat_id, mid)
             return back + events, entry, {"v": r.v + 1}
 
-        result: dict[str, Any] = await self.hub.change(code, play)
+        result: dict[str, Any] = await self.hub.change(code, decide)
         return result
 
     async def leave(self) -> dict[str, Any] | None:

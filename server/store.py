@@ -15,6 +15,11 @@ from .encoding import Packed
 
 Listener = Callable[[bytes], None]
 SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
+
+
+def connected_seats(counts: dict[str, int]) -> list[str]:
+    """The seat ids with a socket open, from a room's presence counts."""
+    return [k for k, n in counts.items() if n > 0 and k != SPECTATORS]
 RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (a reloaded page's game log)
 
 

@@ -107,7 +107,26 @@ def test_a_clone_has_every_field_of_its_room() -> None:
     room.take_seat("p0", room.host_token)
     copy = room.clone()
     assert all(getattr(copy, name) == getattr(room, name) for name in Room.__slots__)
-    assert copy.seats is not room.seats and copy.seats[0] is not room.seats[0]
+
+
+def test_a_clone_shares_the_seats_until_a_change_copies_them() -> None:
+    from rajas.protocol.messages import RoomSettings
+    from rajas.server.room import Room
+
+    room = Room.create(RoomSettings(seats=3))
+    room.take_seat("p0", room.host_token)
+    room.take_seat("p1", None)
+    before = [dict(s) for s in room.seats]
+    for change in (
+        lambda r: r.take_seat("p2", None),
+        lambda r: r.leave(1),
+        lambda r: r.kick(1),
+        lambda r: r.set_bot(0, True),
+    ):
+        copy = room.clone()
+        assert copy.seats is room.seats  # (so the hub's packed room view is kept while they are)
+        change(copy)
+        assert copy.seats is not room.seats and room.seats == before
 
 
 def test_a_plain_decide_skips_the_general_validator_but_not_its_checks() -> None:
