@@ -97,18 +97,19 @@ class PlayerState:
         return self.circled[good] - self.sold[good]
 
     def to_dict(self) -> dict[str, Any]:
+        # (The server converts the deciding player after every decision: zip and bit loops are kept out.)
         return {
             "fame": self.fame,
             "money": self.money,
             "karma_gained": self.karma_gained,
             "karma_used": self.karma_used,
-            "circled": dict(zip(GOODS, self.circled, strict=True)),
-            "sold": dict(zip(GOODS, self.sold, strict=True)),
-            "palace": dict(zip(CHARACTERS, self.palace, strict=True)),
-            "levels": list(self.levels),
-            "river": [i for i in range(self.river.bit_length()) if self.river >> i & 1],
-            "roads": list(self.roads),
-            "edges_taken": [i for i in range(self.edges_taken.bit_length()) if self.edges_taken >> i & 1],
+            "circled": _named(GOODS, self.circled),
+            "sold": _named(GOODS, self.sold),
+            "palace": _named(CHARACTERS, self.palace),
+            "levels": self.levels[:],
+            "river": list(_bits(self.river)),
+            "roads": self.roads[:],
+            "edges_taken": list(_bits(self.edges_taken)),
         }
 
     @classmethod
@@ -127,6 +128,24 @@ class PlayerState:
         p.edges_taken = sum(1 << int(i) for i in d["edges_taken"])
         p._frontier = None
         return p
+
+
+def _named(names: tuple[str, ...], values: list[int]) -> dict[str, int]:
+    if len(values) != len(names):
+        raise ValueError(f"{len(values)} values for {len(names)} names")
+    return dict(zip(names, values))
+
+
+_bit_lists: dict[int, tuple[int, ...]] = {}  # a bit set (river spaces, edges taken) -> its members
+
+
+def _bits(n: int) -> tuple[int, ...]:
+    got = _bit_lists.get(n)
+    if got is None:
+        if len(_bit_lists) >= 1 << 16:
+            _bit_lists.clear()
+        got = _bit_lists[n] = tuple(i for i in range(n.bit_length()) if n >> i & 1)
+    return got
 
 
 def _tuplify(x: Any) -> Any:

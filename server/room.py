@@ -216,14 +216,15 @@ class Room:
         `encoder`, kept per room, re-packs only the players that changed since the room's previous commit.
         (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
         encoder = encoder or StateEncoder()
-        changing = self._changing()
         if self.state is None:
-            return Lazy(lambda: pack(self._fixed() | changing | {"state": None})), pack(None)
+            return Lazy(lambda: pack(self._fields() | {"state": None})), pack(None)
         public, rng = encoder.encode(self.state)
 
         def record() -> bytes:
             fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
-            return merge_maps([fixed, pack(changing)], [("state", extend_map(public, [("rng", pack(rng))]))])
+            return merge_maps(
+                [fixed, pack(self._changing())], [("state", extend_map(public, [("rng", pack(rng))]))]
+            )
 
         return Lazy(record), pack_map({"pending": pending(self.state)}, [("state", public)])
 
