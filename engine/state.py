@@ -131,9 +131,7 @@ class PlayerState:
 
 
 def _named(names: tuple[str, ...], values: list[int]) -> dict[str, int]:
-    if len(values) != len(names):
-        raise ValueError(f"{len(values)} values for {len(names)} names")
-    return dict(zip(names, values))
+    return dict(zip(names, values, strict=True))
 
 
 _bit_lists: dict[int, tuple[int, ...]] = {}  # a bit set (river spaces, edges taken) -> its members
