@@ -83,8 +83,10 @@ def apply(g: GameState, decision: Decision, player: int | None = None) -> tuple[
     return new, events
 
 
-def pending(g: GameState) -> dict[str, Any]:
-    """What must be decided now, in plain data: who, in which phase, for which effect, with which options."""
+def pending(g: GameState, plain: bool = True) -> dict[str, Any]:
+    """What must be decided now, in plain data: who, in which phase, for which effect, with which options.
+    plain=False leaves the options as the Decisions themselves (tuples: msgpack packs them as the same
+    arrays, without converting each one first)."""
     if g.phase == PHASE_OVER:
         return {"player": None, "phase": g.phase, "effect": None, "pool": [], "options": []}
     if g.phase in (PHASE_PICK, PHASE_REROLL):
@@ -97,7 +99,7 @@ def pending(g: GameState) -> dict[str, Any]:
         "effect": effect,
         "pool": [list(e) for e in g.pool],
         "reroll": list(g.reroll) if g.phase == PHASE_REROLL and g.reroll else None,
-        "options": [d.to_wire() for d in legal(g)],
+        "options": [d.to_wire() for d in legal(g)] if plain else legal(g),
     }
 
 

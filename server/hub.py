@@ -62,6 +62,9 @@ class Skip(Exception):
         self.result = result
 
 
+KICKED = pack("kicked")  # as it appears in a packed update that kicks someone
+
+
 class LocalRoom:
     def __init__(self, code: str) -> None:
         self.code = code
@@ -78,6 +81,7 @@ class LocalRoom:
         self.encoder = StateEncoder()
         self.mine: tuple[bytes, dict[str, Any]] | None = None  # the update being committed, and its head
         self.delivered = 0  # the newest update version this node's clients of the room were sent
+        self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
 
 
 class Hub:
@@ -267,7 +271,7 @@ class Hub:
         frame = Frame(message)
         self._broadcast(lr, frame)
         self.metrics.updates.inc(by=len(lr.conns))
-        for e in obj["events"]:
+        for e in obj["events"] if KICKED in message else ():  # (a cheap look first: kicks are rare)
             if e["type"] == "kicked":
                 for conn in list(lr.conns):
                     if conn.seat_id == e["id"]:
@@ -347,9 +351,11 @@ class Hub:
             for name in [n for n in lr.timers if n == "clock"]:
                 lr.timers.pop(name).cancel()
             return
-        for seat in room.seats:
-            if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0 and f"grace:{seat['id']}" not in lr.timers:
-                self._start_grace(lr, seat["id"], room.settings["grace"])
+        if lr.seats_checked != (room.seats, lr.counts):  # (both are replaced when they change, never changed)
+            lr.seats_checked = (room.seats, lr.counts)
+            for seat in room.seats:
+                if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0 and f"grace:{seat['id']}" not in lr.timers:
+                    self._start_grace(lr, seat["id"], room.settings["grace"])
         old = lr.timers.pop("clock", None)
         if old is not None:
             old.cancel()

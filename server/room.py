@@ -226,7 +226,7 @@ class Room:
                 [fixed, pack(self._changing())], [("state", extend_map(public, [("rng", pack(rng))]))]
             )
 
-        return Lazy(record), pack_map({"pending": pending(self.state)}, [("state", public)])
+        return Lazy(record), pack_map({"pending": pending(self.state, plain=False)}, [("state", public)])
 
     def game_view(self) -> dict[str, Any] | None:
         if self.state is None:
