@@ -97,7 +97,7 @@ def pending(g: GameState, plain: bool = True) -> dict[str, Any]:
         "player": g.current,
         "phase": g.phase,
         "effect": effect,
-        "pool": [list(e) for e in g.pool],
+        "pool": [list(e) for e in g.pool] if plain else g.pool,
         "reroll": list(g.reroll) if g.phase == PHASE_REROLL and g.reroll else None,
         "options": [d.to_wire() for d in legal(g)] if plain else legal(g),
     }

@@ -236,9 +236,30 @@ class GameState:
         d["players"] = [self.player_dict(p) for p in self.players]
         return d
 
-    def head_dict(self) -> dict[str, Any]:
+    def head_dict(self, plain: bool = True) -> dict[str, Any]:
         """Everything but the players, who are converted one by one (`player_dict`): `apply` copies only the
-        player whose turn it is, so a caller converting many states in a row can keep the others'."""
+        player whose turn it is, so a caller converting many states in a row can keep the others'.
+        plain=False, for packing at once: the state's own tuples and lists (msgpack packs a tuple as the same
+        array as a list), neither copied nor converted."""
+        if not plain:
+            return {
+                "sheet": self.sheet.name,
+                "sheet_digest": self.sheet.digest,
+                "rng": self.rng,
+                "round": self.round,
+                "start_player": self.start_player,
+                "order": self.order,
+                "turn": self.turn,
+                "phase": self.phase,
+                "faces": self.faces,
+                "where": self.where,
+                "reroll": self.reroll or None,
+                "stack": self.stack,
+                "pool": self.pool,
+                "end_after": self.end_after,
+                "result": self.result,
+                "step": self.step,
+            }
         return {
             "sheet": self.sheet.name,
             "sheet_digest": self.sheet.digest,

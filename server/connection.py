@@ -190,7 +190,7 @@ class Conn:
             self._out.extend(frames)
             self._wake.set()
             return
-        if len(frames) > 1 and self._raw is not None and self._raw(b"".join(f.wire(self.binary) for f in frames)):
+        if len(frames) > 1 and self._raw is not None and self._raw(b"".join([f.wire(self.binary) for f in frames])):
             return
         for frame in frames:  # (even when closed since: a refusal that closed it still goes out, as in push)
             if self._out or self._blocked is not None:

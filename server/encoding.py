@@ -62,9 +62,20 @@ def _map_body(packed: bytes) -> tuple[int, bytes]:
     raise ValueError("not a packed map")
 
 
+_FIXMAP = [bytes((0x80 | n,)) for n in range(16)]
+
+
 def pack_map(head: dict[str, Any], packed: list[tuple[str, bytes]]) -> bytes:
     """`pack(head | {key: value ...})` where each value of `packed` is already msgpack bytes."""
-    return merge_maps([pack(head)], packed)
+    k = len(head)
+    if k >= 16:
+        return merge_maps([pack(head)], packed)
+    n = k + len(packed)
+    parts = [_FIXMAP[n] if n < 16 else _header(n, 0x80, 0xDE, 0xDF), pack(head)[1:]]  # (a fixmap: 1-byte header)
+    for key, value in packed:
+        parts.append(_keys.get(key) or _key(key))
+        parts.append(value)
+    return b"".join(parts)
 
 
 def extend_map(packed_map: bytes, packed: list[tuple[str, bytes]]) -> bytes:
@@ -73,6 +84,11 @@ def extend_map(packed_map: bytes, packed: list[tuple[str, bytes]]) -> bytes:
 
 
 _keys: dict[str, bytes] = {}  # the few keys spliced in, packed once
+
+
+def _key(key: str) -> bytes:
+    got = _keys[key] = pack(key)
+    return got
 
 
 def merge_maps(maps: list[bytes], packed: list[tuple[str, bytes]]) -> bytes:
@@ -85,10 +101,7 @@ def merge_maps(maps: list[bytes], packed: list[tuple[str, bytes]]) -> bytes:
         parts.append(body)
     parts[0] = _header(n, 0x80, 0xDE, 0xDF)
     for key, value in packed:
-        k = _keys.get(key)
-        if k is None:
-            k = _keys[key] = pack(key)
-        parts.append(k)
+        parts.append(_keys.get(key) or _key(key))
         parts.append(value)
     return b"".join(parts)
 
@@ -128,6 +141,6 @@ class StateEncoder:
             else:
                 kept.append((p, pack(state.player_dict(p))))
         self._players = kept
-        head = state.head_dict()
+        head = state.head_dict(plain=False)
         rng = head.pop("rng")
         return pack_map(head, [("players", pack_array([b for _, b in kept]))]), rng

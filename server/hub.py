@@ -63,6 +63,7 @@ class Skip(Exception):
 
 
 KICKED = pack("kicked")  # as it appears in a packed update that kicks someone
+MILESTONES = frozenset(("game_starting", "game_over", "bot_took_over", "clock_expired"))  # events that are logged
 
 
 class LocalRoom:
@@ -237,6 +238,8 @@ class Hub:
     def _log_milestones(self, code: str, events: list[Event]) -> None:
         for e in events:
             kind = e.get("type")
+            if kind not in MILESTONES:
+                continue
             if kind == "game_starting":
                 log.info("game started", extra={"event": "game_started", "room": code, "players": e["players"]})
             elif kind == "game_over":
@@ -351,7 +354,8 @@ class Hub:
             for name in [n for n in lr.timers if n == "clock"]:
                 lr.timers.pop(name).cancel()
             return
-        if lr.seats_checked != (room.seats, lr.counts):  # (both are replaced when they change, never changed)
+        checked = lr.seats_checked  # (seats and counts are replaced when they change, never changed in place)
+        if checked is None or checked[0] is not room.seats or checked[1] is not lr.counts:
             lr.seats_checked = (room.seats, lr.counts)
             for seat in room.seats:
                 if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0 and f"grace:{seat['id']}" not in lr.timers:

@@ -59,47 +59,45 @@ class Session:
             replies.popitem(last=False)
 
     async def handle(self, frame: bytes | str) -> None:
-        self.conn.cork()
-        try:
-            await self._handle(frame)
-        finally:
-            self.conn.uncork()
-
-    async def _handle(self, frame: bytes | str) -> None:
         conn = self.conn
-        if not conn.greeted:
-            conn.binary = isinstance(frame, bytes)  # the hello's frame type is the format from then on
-        mid: str | int | None = None
-        started = time.perf_counter()
-        self.hub.metrics.messages.inc()
+        conn.cork()  # (what this message causes for this client leaves in one write, at the end)
         try:
-            obj = decode_obj(frame)
-            mid = raw_id(obj)
-            check_size(frame)
-            if not conn.allow():
-                raise ProtocolError("rate_limited", "too many messages; slow down")
-            if mid is not None and mid in conn.replies:
-                conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
+            if not conn.greeted:
+                conn.binary = isinstance(frame, bytes)  # the hello's frame type is the format from then on
+            mid: str | int | None = None
+            started = time.perf_counter()
+            metrics = self.hub.metrics
+            metrics.messages.inc()
+            try:
+                obj = decode_obj(frame)
+                mid = raw_id(obj)
+                check_size(frame)
+                if not conn.allow():
+                    raise ProtocolError("rate_limited", "too many messages; slow down")
+                if mid is not None and mid in conn.replies:
+                    conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
+                    return
+                fast = plain_decide(obj) if conn.greeted else None
+                if fast is not None:  # the most frequent message: straight to its handler
+                    data = await self.play(*fast)
+                    decided = True
+                else:
+                    msg = parse_message(obj)
+                    data = await self.dispatch(msg)
+                    decided = isinstance(msg, Decide)
+                if decided and data is not None and not data.get("duplicate"):
+                    metrics.decisions.inc("player")
+                    metrics.latency.observe(time.perf_counter() - started)
+            except ProtocolError as e:
+                self.refuse(mid, e)
                 return
-            fast = plain_decide(obj) if conn.greeted else None
-            if fast is not None:  # the most frequent message: straight to its handler
-                data = await self.play(*fast)
-                decided = True
-            else:
-                msg = parse_message(obj)
-                data = await self.dispatch(msg)
-                decided = isinstance(msg, Decide)
-            if decided and data is not None and not data.get("duplicate"):
-                self.hub.metrics.decisions.inc("player")
-                self.hub.metrics.latency.observe(time.perf_counter() - started)
-        except ProtocolError as e:
-            self.refuse(mid, e)
-            return
-        except Exception:
-            log.exception("internal error handling a message")
-            self.refuse(mid, ProtocolError("internal", "the server failed on this message"))
-            return
-        self.reply(mid, data)
+            except Exception:
+                log.exception("internal error handling a message")
+                self.refuse(mid, ProtocolError("internal", "the server failed on this message"))
+                return
+            self.reply(mid, data)
+        finally:
+            conn.uncork()
 
     async def dispatch(self, msg: Any) -> dict[str, Any] | None:
         if isinstance(msg, Hello):
