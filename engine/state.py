@@ -8,8 +8,6 @@ from .effects import CHARACTERS, GOODS, Effect
 from .sheet import Sheet
 
 MIDDLE = -1
-_new_player = object.__new__  # copies skip __init__: every slot is set right after
-_new_game = object.__new__
 ELEPHANT = -2
 
 PHASE_PICK = "pick"  # choose a die, spend karma, or pass
@@ -68,7 +66,7 @@ class PlayerState:
         return p
 
     def copy(self) -> PlayerState:
-        p = _new_player(PlayerState)
+        p = PlayerState.__new__(PlayerState)  # (skips __init__: every slot is set right after)
         p.fame = self.fame
         p.money = self.money
         p.karma_gained = self.karma_gained
@@ -205,7 +203,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """A copy whose current player and turn fields may be changed freely."""
-        g = _new_game(GameState)
+        g = GameState.__new__(GameState)  # (skips __init__; Class.__new__, not object.__new__: see setup.py)
         g.sheet = self.sheet
         g.n = self.n
         g.rng = self.rng
