@@ -239,43 +239,29 @@ class GameState:
         player whose turn it is, so a caller converting many states in a row can keep the others'.
         plain=False, for packing at once: the state's own tuples and lists (msgpack packs a tuple as the same
         array as a list), neither copied nor converted."""
-        if not plain:
-            return {
-                "sheet": self.sheet.name,
-                "sheet_digest": self.sheet.digest,
-                "rng": self.rng,
-                "round": self.round,
-                "start_player": self.start_player,
-                "order": self.order,
-                "turn": self.turn,
-                "phase": self.phase,
-                "faces": self.faces,
-                "where": self.where,
-                "reroll": self.reroll or None,
-                "stack": self.stack,
-                "pool": self.pool,
-                "end_after": self.end_after,
-                "result": self.result,
-                "step": self.step,
-            }
-        return {
+        d = {
             "sheet": self.sheet.name,
             "sheet_digest": self.sheet.digest,
             "rng": self.rng,
             "round": self.round,
             "start_player": self.start_player,
-            "order": list(self.order),
+            "order": self.order,
             "turn": self.turn,
             "phase": self.phase,
-            "faces": list(self.faces),
-            "where": list(self.where),
-            "reroll": list(self.reroll) if self.reroll else None,
-            "stack": _listify(self.stack),
-            "pool": _listify(self.pool),
+            "faces": self.faces,
+            "where": self.where,
+            "reroll": self.reroll or None,
+            "stack": self.stack,
+            "pool": self.pool,
             "end_after": self.end_after,
             "result": self.result,
             "step": self.step,
         }
+        if plain:
+            d["order"], d["faces"], d["where"] = list(self.order), list(self.faces), list(self.where)
+            d["reroll"] = list(self.reroll) if self.reroll else None
+            d["stack"], d["pool"] = _listify(self.stack), _listify(self.pool)
+        return d
 
     def player_dict(self, p: PlayerState) -> dict[str, Any]:
         from .tracks import overlap_float  # tracks imports state

@@ -65,34 +65,29 @@ def track_position(values: tuple[int, ...], value: int) -> Fraction:
     return i + Fraction(value - values[i], values[i + 1] - values[i])
 
 
-_overlaps: dict[tuple[str, int, int], Fraction] = {}  # Fractions are dear and a sheet has few (fame, money) pairs
+# Fractions are dear and a sheet has few (fame, money) pairs: each is worked out once, with its float for clients.
+_overlaps: dict[tuple[str, int, int], tuple[Fraction, float]] = {}
 
 
-def overlap(sheet: Sheet, fame: int, money: int) -> Fraction:
-    """How far the fame and money entries have passed each other (negative: not yet met)."""
+def _overlap(sheet: Sheet, fame: int, money: int) -> tuple[Fraction, float]:
     key = (sheet.digest, fame, money)
     got = _overlaps.get(key)
     if got is None:
         if len(_overlaps) >= 1 << 16:
             _overlaps.clear()
-        got = _overlaps[key] = (
-            track_position(sheet.fame_values, fame) + track_position(sheet.money_values, money) - sheet.track_length
-        )
+        exact = track_position(sheet.fame_values, fame) + track_position(sheet.money_values, money) - sheet.track_length
+        got = _overlaps[key] = (exact, float(exact))
     return got
 
 
-_overlap_floats: dict[tuple[str, int, int], float] = {}
+def overlap(sheet: Sheet, fame: int, money: int) -> Fraction:
+    """How far the fame and money entries have passed each other (negative: not yet met)."""
+    return _overlap(sheet, fame, money)[0]
 
 
 def overlap_float(sheet: Sheet, fame: int, money: int) -> float:
     """`float(overlap(...))`, for clients (converting a Fraction costs as much as looking it up)."""
-    key = (sheet.digest, fame, money)
-    got = _overlap_floats.get(key)
-    if got is None:
-        if len(_overlap_floats) >= 1 << 16:
-            _overlap_floats.clear()
-        got = _overlap_floats[key] = float(overlap(sheet, fame, money))
-    return got
+    return _overlap(sheet, fame, money)[1]
 
 
 def has_crossed(sheet: Sheet, p: PlayerState) -> bool:

@@ -27,7 +27,7 @@ from .inbox import DirectProtocol, Inbox
 from .metrics import Metrics
 from .room import LOBBY, PLAYING
 from .session import Session
-from .store import RoomStore
+from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent
@@ -92,8 +92,8 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         except ProtocolError as e:
             return _error(e)
         lr = hub.rooms.get(code)
-        connected = hub._connected(lr) if lr else []
-        return JSONResponse(room.view(set(connected), lr.counts.get("~spectators", 0) if lr else 0) | {"v": room.v})
+        counts = lr.counts if lr else {}
+        return JSONResponse(room.view(connected_seats(counts), counts.get(SPECTATORS, 0)) | {"v": room.v})
 
     async def room_list(request: Request) -> Response:
         rooms = []

@@ -72,10 +72,7 @@ def pack_map(head: dict[str, Any], packed: list[tuple[str, bytes]]) -> bytes:
         return merge_maps([pack(head)], packed)
     n = k + len(packed)
     parts = [_FIXMAP[n] if n < 16 else _header(n, 0x80, 0xDE, 0xDF), pack(head)[1:]]  # (a fixmap: 1-byte header)
-    for key, value in packed:
-        parts.append(_keys.get(key) or _key(key))
-        parts.append(value)
-    return b"".join(parts)
+    return _joined(parts, packed)
 
 
 def extend_map(packed_map: bytes, packed: list[tuple[str, bytes]]) -> bytes:
@@ -86,9 +83,15 @@ def extend_map(packed_map: bytes, packed: list[tuple[str, bytes]]) -> bytes:
 _keys: dict[str, bytes] = {}  # the few keys spliced in, packed once
 
 
-def _key(key: str) -> bytes:
-    got = _keys[key] = pack(key)
-    return got
+def _joined(parts: list[bytes], packed: list[tuple[str, bytes]]) -> bytes:
+    """parts (a map's header and entries), then each (key, already packed value) of `packed`, as one bytes."""
+    for key, value in packed:
+        k = _keys.get(key)
+        if k is None:
+            k = _keys[key] = pack(key)
+        parts.append(k)
+        parts.append(value)
+    return b"".join(parts)
 
 
 def merge_maps(maps: list[bytes], packed: list[tuple[str, bytes]]) -> bytes:
@@ -100,10 +103,7 @@ def merge_maps(maps: list[bytes], packed: list[tuple[str, bytes]]) -> bytes:
         n += k
         parts.append(body)
     parts[0] = _header(n, 0x80, 0xDE, 0xDF)
-    for key, value in packed:
-        parts.append(_keys.get(key) or _key(key))
-        parts.append(value)
-    return b"".join(parts)
+    return _joined(parts, packed)
 
 
 def pack_array(items: list[bytes]) -> bytes:

@@ -84,6 +84,11 @@ class LocalRoom:
         self.delivered = 0  # the newest update version this node's clients of the room were sent
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
 
+    def current(self) -> Room | None:
+        """The cached room, if it is at the newest version this node has heard of."""
+        room = self.room
+        return room if room is not None and room.v >= self.newest else None
+
 
 class Hub:
     def __init__(
@@ -140,8 +145,10 @@ class Hub:
     async def load(self, code: str, fresh: bool = False) -> Room:
         """The room at the newest version this node knows of."""
         lr = self.rooms.get(code)
-        if lr is not None and lr.room is not None and not fresh and lr.room.v >= lr.newest:
-            return lr.room
+        if lr is not None and not fresh:
+            cached = lr.current()
+            if cached is not None:
+                return cached
         raw = await self.store.load(code)
         if raw is None:
             raise ProtocolError("room_not_found", "no room with this code (it may have expired)")
@@ -177,8 +184,8 @@ class Hub:
         lr = self.rooms.get(code) or await self.local(code)
         for attempt in range(COMMIT_TRIES):
             async with lr.lock:
-                room = lr.room  # (the cached room, when it is the newest this node knows of: no coroutine)
-                if attempt > 0 or room is None or room.v < lr.newest:
+                room = lr.current() if attempt == 0 else None  # (no coroutine when the cache is newest)
+                if room is None:
                     room = await self.load(code, fresh=attempt > 0)
                 new = room.clone()
                 try:
@@ -252,10 +259,10 @@ class Hub:
         obj = mine[1] if mine is not None and message is mine[0] else peek(message)  # (an in-process store)
         kind = obj.get("type")
         if kind == "_presence":
-            counts = obj["counts"]
-            lr.counts = dict(counts) if isinstance(counts, dict) else {}  # Lua packs an empty table as a list
+            got = obj["counts"]
+            counts = lr.counts = dict(got) if isinstance(got, dict) else {}  # Lua packs an empty table as a list
             frame = Frame.of(
-                {"type": "presence", "connected": self._connected(lr), "spectators": lr.counts.get(SPECTATORS, 0)}
+                {"type": "presence", "connected": connected_seats(counts), "spectators": counts.get(SPECTATORS, 0)}
             )
             self._broadcast(lr, frame)
             self._grace_for_absent(lr)
@@ -285,10 +292,6 @@ class Hub:
     def _broadcast(lr: LocalRoom, frame: Frame) -> None:
         for conn in lr.conns:  # (push never adds or removes a room's connection)
             conn.push(frame)
-
-    @staticmethod
-    def _connected(lr: LocalRoom) -> list[str]:
-        return connected_seats(lr.counts)
 
     # ---- connections -------------------------------------------------------------------------------------
 
@@ -339,7 +342,7 @@ class Hub:
         snap = {
             "type": "snapshot",
             "v": room.v,
-            "room": room.view(self._connected(lr), lr.counts.get(SPECTATORS, 0)),
+            "room": room.view(connected_seats(lr.counts), lr.counts.get(SPECTATORS, 0)),
             "game": room.game_view(),
             "sheet": room.sheet.to_json(),
         }
