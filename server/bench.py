@@ -86,6 +86,16 @@ def _pct(sorted_us: list[int], q: float) -> float:
     return round(sorted_us[min(len(sorted_us) - 1, int(len(sorted_us) * q))] / 1000, 3)
 
 
+def _timeline(results: list[dict[str, Any]], seconds: int) -> list[float | None]:
+    """p99 of the decisions due in each second of the window: a steady queue shows as a flat line, a stall
+    (a GC pass, the machine) as a few seconds far above the rest."""
+    by_second: list[list[int]] = [[] for _ in range(max(seconds, 1))]
+    for r in results:
+        for us, ms in zip(r["lat_us"], r["at_ms"], strict=True):
+            by_second[min(max(ms // 1000, 0), len(by_second) - 1)].append(us)
+    return [_pct(sorted(xs), 0.99) if xs else None for xs in by_second]
+
+
 def _spawn(args: list[str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
@@ -183,6 +193,7 @@ def run_target(
             assert g.stdout is not None
             results.append(json.loads(g.stdout.readline()))
         lat = sorted(x for r in results for x in r["lat_us"])
+        timeline = _timeline(results, int(duration))
         decisions = sum(r["decisions"] for r in results)
         sockets = rooms * 7
 
@@ -208,6 +219,7 @@ def run_target(
             "p99_ms": _pct(lat, 0.99),
             "p999_ms": _pct(lat, 0.999),
             "max_ms": round(lat[-1] / 1000, 3) if lat else None,
+            "p99_ms_by_second": timeline,
             "server_cpu_s": round(sum(node_cpu), 2),
             "server_cpu_us_per_decision": per_decision(sum(node_cpu)),
             "loadgen_cpu_s": round(sum(gen_cpu), 2),

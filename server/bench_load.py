@@ -42,6 +42,7 @@ class Room:
     def __init__(self) -> None:
         self.intended: dict[int, float] = {}
         self.latencies: list[float] = []
+        self.stamps: list[float] = []  # the intended send time of each latency's decision, for the timeline
         self.waiter: asyncio.Future[None] | None = None  # the driver waiting for the next update
         self.stopped = False  # the measured window is over
         self.v = 0
@@ -130,7 +131,7 @@ def lean_reader(room: Room, eyes: bool) -> Any:
     """The per-frame callback of one socket once the game runs: updates are only timed, and decoded in full
     by one socket per room (the room's eyes), so the generator stays light."""
     intended = room.intended
-    record = room.latencies.append
+    record, stamp = room.latencies.append, room.stamps.append
 
     def on_frame(frame: bytes, now: float) -> None:
         kind, v = head(frame)
@@ -138,6 +139,7 @@ def lean_reader(room: Room, eyes: bool) -> Any:
             t = intended.get(v)
             if t is not None:
                 record(now - t)
+                stamp(t)
             if eyes:
                 status, pending = eyes_view(frame)
                 if status is None or pending is None:  # not the usual shape: decode it all
@@ -242,7 +244,7 @@ async def drive_room(room: Room, socks: list[LeanSocket], start: float, end: flo
 
 def bare_reader(room: Room, eyes: bool) -> Any:
     intended = room.intended
-    record = room.latencies.append
+    record, stamp = room.latencies.append, room.stamps.append
     unpack_v = struct.Struct("<I").unpack_from
 
     def on_frame(frame: bytes, now: float) -> None:
@@ -250,6 +252,7 @@ def bare_reader(room: Room, eyes: bool) -> Any:
         t = intended.get(v)
         if t is not None:
             record(now - t)
+            stamp(t)
         if eyes:
             room.v = v
             room.wake()
@@ -337,6 +340,7 @@ async def main(args: argparse.Namespace) -> None:
         "games_over": sum(r.over for r, _ in rooms),
         "closed_sockets": sum(s.closed for _, socks in rooms for s in socks),
         "lat_us": [round(x * 1e6) for x in lat],
+        "at_ms": [round((t - start) * 1e3) for r, _ in rooms for t in r.stamps],
     }
     print(json.dumps(out), flush=True)
     for _, socks in rooms:

@@ -183,11 +183,13 @@ class Hub:
         another node committed first. fn raises ProtocolError to refuse (nothing is written) or Skip."""
         lr = self.rooms.get(code) or await self.local(code)
         for attempt in range(COMMIT_TRIES):
+            ok = False  # (no `continue` inside the lock's block: mypyc, which compiles this module, lacks it)
             async with lr.lock:
                 room = lr.current() if attempt == 0 else None  # (no coroutine when the cache is newest)
                 if room is None:
                     room = await self.load(code, fresh=attempt > 0)
                 new = room.clone()
+                behind = False
                 try:
                     events, entry, result = fn(new)
                 except Skip as s:
@@ -195,50 +197,57 @@ class Hub:
                 except Behind:
                     if attempt == COMMIT_TRIES - 1:  # not in the store either: the client names a version never made
                         raise ProtocolError("stale_version", f"the room is at version {room.v}") from None
-                    continue
-                new.v = room.v + 1
-                record, game = new.encode(lr.encoder)
-                now = time.time()
-                events_packed = pack(events)
-                packed = pack_map(
-                    {"type": "update", "v": new.v, "time": now},
-                    [("events", events_packed), ("room", new.packed_view(lr.encoder, lr.counts)), ("game", game)],
-                )
-                head = {"type": "update", "v": new.v, "events": events}
-                lr.mine = (packed, head)
-                try:
-                    ok = await self.store.commit(
-                        code,
-                        room.v,
-                        record,
-                        pack(entry) if entry is not None else None,  # (bytes: untracked by the cyclic GC)
-                        packed,
-                        pack_map({"v": new.v, "time": now}, [("events", events_packed)]),
-                    )
-                except Exception:
-                    self.metrics.store_errors.inc()
-                    raise
-                finally:
-                    lr.mine = None
-                if not ok:
-                    self.metrics.conflicts.inc()
-                    continue
-                self.metrics.commits.inc()
-                self.metrics.update_bytes.inc(by=len(packed))
-                if lr.room is None or lr.room.v < new.v:
-                    lr.room = new
-                lr.newest = max(lr.newest, new.v)
-                lr.last = time.monotonic()
-                if lr.delivered == room.v:
-                    # This node's clients have every update before this one: they get it now, not when the
-                    # store's channel brings it back (the echo is then skipped), and before the reply.
-                    lr.mine = (packed, head)
-                    self._on_message(lr, packed)
-                    lr.mine = None
-            self._after_commit(lr, new)
-            self._log_milestones(code, events)
-            return result
+                    behind = True
+                if not behind:
+                    ok = await self._commit(lr, code, room, new, events, entry)
+            if ok:
+                self._after_commit(lr, new)
+                self._log_milestones(code, events)
+                return result
         raise ProtocolError("internal", "the room is too busy, try again")
+
+    async def _commit(self, lr: LocalRoom, code: str, room: Room, new: Room, events: list[Event], entry: Any) -> bool:
+        """Writes `new` as the version after `room`; False when another node committed that version first."""
+        new.v = room.v + 1
+        record, game = new.encode(lr.encoder)
+        now = time.time()
+        events_packed = pack(events)
+        packed = pack_map(
+            {"type": "update", "v": new.v, "time": now},
+            [("events", events_packed), ("room", new.packed_view(lr.encoder, lr.counts)), ("game", game)],
+        )
+        head = {"type": "update", "v": new.v, "events": events}
+        lr.mine = (packed, head)
+        try:
+            ok = await self.store.commit(
+                code,
+                room.v,
+                record,
+                pack(entry) if entry is not None else None,  # (bytes: untracked by the cyclic GC)
+                packed,
+                pack_map({"v": new.v, "time": now}, [("events", events_packed)]),
+            )
+        except Exception:
+            self.metrics.store_errors.inc()
+            raise
+        finally:
+            lr.mine = None
+        if not ok:
+            self.metrics.conflicts.inc()
+            return False
+        self.metrics.commits.inc()
+        self.metrics.update_bytes.inc(by=len(packed))
+        if lr.room is None or lr.room.v < new.v:
+            lr.room = new
+        lr.newest = max(lr.newest, new.v)
+        lr.last = time.monotonic()
+        if lr.delivered == room.v:
+            # This node's clients have every update before this one: they get it now, not when the
+            # store's channel brings it back (the echo is then skipped), and before the reply.
+            lr.mine = (packed, head)
+            self._on_message(lr, packed)
+            lr.mine = None
+        return True
 
     # ---- channel -----------------------------------------------------------------------------------------
 
@@ -486,17 +495,17 @@ class Hub:
             return
         versions = await self.store.refresh(here)
         for code, v in versions.items():
-            lr = self.rooms.get(code)
-            if lr is None or v <= lr.newest:
+            behind = self.rooms.get(code)
+            if behind is None or v <= behind.newest:
                 continue
             # Updates were published while this node could not hear them (Redis restarted): the clients
             # here get the room afresh, as a snapshot.
-            lr.newest = v
-            lr.last = time.monotonic()
-            async with lr.lock:
+            behind.newest = v
+            behind.last = time.monotonic()
+            async with behind.lock:
                 room = await self.load(code, fresh=True)
-                frame = Frame.of(self.snapshot(lr, room, await self.recent(code, room.v)))
-            self._broadcast(lr, frame)
+                frame = Frame.of(self.snapshot(behind, room, await self.recent(code, room.v)))
+            self._broadcast(behind, frame)
             log.info("missed updates: snapshot resent", extra={"event": "resync", "room": code, "v": v})
 
     async def _heal(self, lr: LocalRoom) -> None:

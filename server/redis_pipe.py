@@ -82,7 +82,7 @@ class _Address:
             )
         except (TimeoutError, OSError) as e:
             raise PipeError(f"cannot reach Redis: {e}") from None
-        return transport  # type: ignore[return-value]
+        return transport
 
 
 class Pipe(_Address):

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -247,17 +247,16 @@ class RedisStore(RoomStore):
 
     async def create(self, code: str, watch: str, record: bytes, public: bool) -> bool:
         keys = [self._room(code), f"{PREFIX}watch:{watch}", f"{PREFIX}public"]
-        args = [record, code, self.ttl, "1" if public else "0", time.time()]
+        args: list[bytes | str | int | float] = [record, code, self.ttl, "1" if public else "0", time.time()]
         return bool(await self._create(keys=keys, args=args))
 
     async def load(self, code: str) -> bytes | None:
-        got: bytes | None = await self.redis.hget(self._room(code), "rec")
-        return got
+        return cast("bytes | None", await self.redis.hget(self._room(code), "rec"))
 
     async def resolve(self, code: str) -> tuple[str, bool] | None:
         if await self.redis.exists(self._room(code)):
             return code, False
-        room = await self.redis.get(f"{PREFIX}watch:{code}")
+        room = cast("bytes | None", await self.redis.get(f"{PREFIX}watch:{code}"))
         if room is not None and await self.redis.exists(self._room(room.decode())):
             return room.decode(), True
         return None
@@ -274,7 +273,9 @@ class RedisStore(RoomStore):
         keys = [self._room(code), self._log(code), self._recent(code)]
         entry = as_bytes(log_entry) if log_entry is not None else b""
         last = as_bytes(recent) if recent is not None else b""
-        args = [str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT]
+        args: list[bytes | str | int] = [
+            str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT
+        ]  # fmt: skip
         if self._pipes:
             self._turn = (self._turn + 1) % len(self._pipes)
             try:
@@ -285,12 +286,10 @@ class RedisStore(RoomStore):
         return bool(await self._commit(keys=keys, args=args))
 
     async def log(self, code: str) -> list[bytes]:
-        got: list[bytes] = await self.redis.lrange(self._log(code), 0, -1)
-        return got
+        return cast("list[bytes]", await self.redis.lrange(self._log(code), 0, -1))
 
     async def recent(self, code: str) -> list[bytes]:
-        got: list[bytes] = await self.redis.lrange(self._recent(code), 0, -1)
-        return got
+        return cast("list[bytes]", await self.redis.lrange(self._recent(code), 0, -1))
 
     def _presence_keys(self, code: str) -> list[str]:
         return [f"{PREFIX}presence:{code}", self._room(code), self._log(code)]
@@ -348,7 +347,7 @@ class RedisStore(RoomStore):
             await self.redis.zrem(f"{PREFIX}public", code)
 
     async def public_rooms(self) -> list[str]:
-        codes = [c.decode() for c in await self.redis.zrange(f"{PREFIX}public", 0, -1)]
+        codes = [c.decode() for c in cast("list[bytes]", await self.redis.zrange(f"{PREFIX}public", 0, -1))]
         alive = [c for c in codes if await self.redis.exists(self._room(c))]
         stale = set(codes) - set(alive)
         if stale:

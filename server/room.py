@@ -30,7 +30,6 @@ ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the s
 SEEN_KEEP = 16
 
 Event = dict[str, Any]
-_new_room = object.__new__
 _custom_sheets: dict[str, Sheet] = {}
 
 
@@ -55,26 +54,30 @@ def public_state(state: GameState) -> dict[str, Any]:
     return d
 
 
+# Every field of a room (its __slots__; kept by name because a class compiled with mypyc has no __slots__).
+FIELDS = (
+    "auto",
+    "clock_key",
+    "code",
+    "created",
+    "deadline",
+    "game",
+    "host",
+    "host_token",
+    "seats",
+    "seen",
+    "settings",
+    "sheet",
+    "state",
+    "status",
+    "updated",
+    "v",
+    "watch",
+)
+
+
 class Room:
-    __slots__ = (
-        "auto",
-        "clock_key",
-        "code",
-        "created",
-        "deadline",
-        "game",
-        "host",
-        "host_token",
-        "seats",
-        "seen",
-        "settings",
-        "sheet",
-        "state",
-        "status",
-        "updated",
-        "v",
-        "watch",
-    )
+    __slots__ = FIELDS
 
     code: str
     watch: str  # the spectator-only code
@@ -120,7 +123,7 @@ class Room:
         replaced by the changes that change them (`_own_seats`), never changed in place, so an unchanged
         part is the same object in both rooms (the hub packs the room view again only when a part is not).
         (Field by field: a loop over __slots__ with getattr/setattr costs three times as much, every commit.)"""
-        r = _new_room(Room)
+        r = Room.__new__(Room)  # (not object.__new__: compiled with mypyc, Room is a native class that refuses it)
         r.code, r.watch, r.settings, r.status = self.code, self.watch, self.settings, self.status
         r.seats = self.seats
         r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
@@ -270,7 +273,7 @@ class Room:
         self._require_lobby()
         if len(self.seats) >= self.settings["seats"]:
             raise ProtocolError("room_full", f"all {self.settings['seats']} seats are taken")
-        seat = {"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False}
+        seat: dict[str, Any] = {"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False}
         self._own_seats().append(seat)
         events: list[Event] = [{"type": "seat_taken", "seat": len(self.seats) - 1, "id": seat["id"], "name": name}]
         if host_token is not None and host_token == self.host_token and self.host is None:

@@ -78,6 +78,7 @@ class Session:
                     conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
                     return
                 fast = plain_decide(obj) if conn.greeted else None
+                data: dict[str, Any] | None
                 if fast is not None:  # the most frequent message: straight to its handler
                     data = await self.play(*fast)
                     decided = True

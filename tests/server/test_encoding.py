@@ -101,12 +101,12 @@ def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
 
 def test_a_clone_has_every_field_of_its_room() -> None:
     from rajas.protocol.messages import RoomSettings
-    from rajas.server.room import Room
+    from rajas.server.room import FIELDS, Room
 
     room = Room.create(RoomSettings(seats=2))
     room.take_seat("p0", room.host_token)
     copy = room.clone()
-    assert all(getattr(copy, name) == getattr(room, name) for name in Room.__slots__)
+    assert all(getattr(copy, name) == getattr(room, name) for name in FIELDS)
 
 
 def test_a_clone_shares_the_seats_until_a_change_copies_them() -> None:
