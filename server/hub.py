@@ -183,13 +183,11 @@ class Hub:
         another node committed first. fn raises ProtocolError to refuse (nothing is written) or Skip."""
         lr = self.rooms.get(code) or await self.local(code)
         for attempt in range(COMMIT_TRIES):
-            ok = False  # (no `continue` inside the lock's block: mypyc, which compiles this module, lacks it)
-            async with lr.lock:
+            async with lr.lock:  # (no `continue` inside it: mypyc cannot compile that)
                 room = lr.current() if attempt == 0 else None  # (no coroutine when the cache is newest)
                 if room is None:
                     room = await self.load(code, fresh=attempt > 0)
                 new = room.clone()
-                behind = False
                 try:
                     events, entry, result = fn(new)
                 except Skip as s:
@@ -197,8 +195,8 @@ class Hub:
                 except Behind:
                     if attempt == COMMIT_TRIES - 1:  # not in the store either: the client names a version never made
                         raise ProtocolError("stale_version", f"the room is at version {room.v}") from None
-                    behind = True
-                if not behind:
+                    ok = False
+                else:
                     ok = await self._commit(lr, code, room, new, events, entry)
             if ok:
                 self._after_commit(lr, new)
