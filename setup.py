@@ -1,11 +1,12 @@
-"""The package is declared in pyproject.toml. This file only adds the opt-in compiled rules engine.
+"""The package is declared in pyproject.toml. This file only adds the opt-in compiled build.
 
     RAJAS_COMPILE=1 pip install --no-build-isolation .
 
-compiles the engine's hot modules with mypyc (the same source, typed; about twice as fast: see
-docs/benchmarks.md). It needs gcc, the Python headers and mypy in the installing environment, and is meant
-for deployment images (deploy/Dockerfile), never for an editable install, where the compiled modules would
-hide edits of the source. Without RAJAS_COMPILE the package is pure Python, as always.
+compiles the modules on the path of every decision with mypyc: the rules engine's and the server's (the
+same source, typed; see docs/benchmarks.md for what it buys). It needs gcc, the Python headers and mypy in
+the installing environment, and is meant for deployment images (deploy/Dockerfile), never for an editable
+install, where the compiled modules would hide edits of the source. Without RAJAS_COMPILE the package is
+pure Python, as always.
 """
 
 from __future__ import annotations
@@ -16,26 +17,36 @@ from pathlib import Path
 
 from setuptools import setup
 
-# The engine modules on the path of every decision. Left interpreted: sheet.py (pydantic models, loaded
-# once), errors.py (exception classes with class attributes), and the tools around the engine.
-COMPILED = ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
-            "tracks", "turns")  # fmt: skip
+# Folder -> the modules of it that are compiled. Left interpreted: the engine's sheet.py (pydantic models,
+# loaded once) and errors.py (exception classes with class attributes); the protocol's pydantic messages and
+# client; the server's app (Starlette routes), start-up, command line, logs and the tools (bench, bots).
+COMPILED = {
+    "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
+               "tracks", "turns"),
+    "server": ("connection", "encoding", "hub", "inbox", "memory_store", "metrics", "redis_pipe", "redis_store",
+               "room", "session", "store"),
+    "protocol": ("codec",),
+}  # fmt: skip
+STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports
 
 
-def compiled_engine() -> list[object]:
+def compiled_modules() -> list[object]:
     if os.environ.get("RAJAS_COMPILE") != "1":
         return []
     from mypyc.build import mypycify
 
-    # mypyc names modules by their place on disk; the engine's folder is `engine/` but its package is
-    # `rajas.engine` (pyproject's package-dir), so the sources are compiled from a copy laid out that way.
+    # mypyc names modules by their place on disk; the folders are `engine/`, `server/`, ... but the packages
+    # are `rajas.engine`, `rajas.server`, ... (pyproject's package-dir), so the sources are compiled from a
+    # copy laid out that way.
     stage = Path("build") / "mypyc-src"
     shutil.rmtree(stage, ignore_errors=True)
-    (stage / "rajas" / "engine").mkdir(parents=True)
+    (stage / "rajas").mkdir(parents=True)
     (stage / "rajas" / "__init__.py").write_text("")
-    for source in Path("engine").glob("*.py"):
-        shutil.copy(source, stage / "rajas" / "engine" / source.name)
-    return list(mypycify([str(stage / "rajas" / "engine" / f"{m}.py") for m in COMPILED], opt_level="3"))
+    for folder in STAGED:
+        shutil.copytree(folder, stage / "rajas" / folder, ignore=shutil.ignore_patterns("__pycache__", "*.js", "*.css"))
+    paths = [str(stage / "rajas" / folder / f"{m}.py") for folder, mods in COMPILED.items() for m in mods]
+    # One group: calls between compiled modules (session -> hub -> room -> engine) stay native calls.
+    return list(mypycify(paths, opt_level="3"))
 
 
-setup(ext_modules=compiled_engine())
+setup(ext_modules=compiled_modules())

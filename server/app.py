@@ -18,8 +18,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import State
 
 from .connection import Conn, Limits
 from .hub import Hub
@@ -31,7 +29,6 @@ from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent
-OPEN = State.OPEN
 
 
 def _base_url(scope_url: Any) -> str:
@@ -65,7 +62,10 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
             log.info("node stopped", extra={"event": "node_stopped"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "node": node, "rooms_here": len(hub.rooms), "connections": len(conns)})
+        return JSONResponse(
+            {"ok": True, "node": node, "compiled": metrics.compiled, "rooms_here": len(hub.rooms),
+             "connections": len(conns)}
+        )
 
     async def metrics_route(request: Request) -> Response:
         return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
@@ -128,7 +128,10 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
             await send({"type": "websocket.close", "code": code, "reason": reason})
 
         proto = getattr(send, "__self__", None)  # uvicorn's protocol object for this connection
-        conn = Conn(send_bytes, send_text, close, limits, raw_writer(proto))
+        # Frames written straight to the socket under our protocol (not when an extension, compression,
+        # changes what a frame looks like); under any other, every frame goes through uvicorn's send.
+        direct = isinstance(proto, DirectProtocol) and not proto.conn.extensions
+        conn = Conn(send_bytes, send_text, close, limits, proto.write_frame if direct else None)
         session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url))
         writer = hub._spawn(conn.writer())
         conns.add(conn)
@@ -228,27 +231,6 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         "rooms whose bot this node is playing now",
         lambda: [("", sum(lr.driving for lr in hub.rooms.values()))],
     )
-
-
-def raw_writer(proto: object) -> Callable[[bytes], bool] | None:
-    """Writes whole websocket frames to the socket under uvicorn's websockets-sansio protocol, which is what
-    its own send does after framing the message; a broadcast frames once and writes the same bytes to every
-    socket. Says False (the caller then goes through `send`, which waits) whenever `send` would not simply
-    write: the socket's buffer is full, or the connection is closing. None under any other server, or when
-    an extension (compression) changes what a frame looks like."""
-    if not isinstance(proto, WebSocketsSansIOProtocol) or proto.conn.extensions:
-        return None
-    ws, transport, writable = proto.conn, proto.transport, proto.writable
-
-    def write(data: bytes) -> bool:
-        if ws.state is not OPEN or proto.close_sent or proto.disconnected or not writable.is_set():
-            return False
-        if transport.is_closing():
-            return False
-        transport.write(data)
-        return True
-
-    return write
 
 
 async def _noop_bytes(data: bytes) -> None:

@@ -23,6 +23,8 @@ import time
 import urllib.request
 from typing import Any
 
+from .metrics import compiled
+
 _CLK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -307,6 +309,7 @@ def bench(
             "loadavg_before": [float(x) for x in load],
             "python": sys.version.split()[0],
             "pinned": pin,
+            "build": "compiled" if compiled() else "pure Python",  # (setup.py: RAJAS_COMPILE=1)
         },
         "command": " ".join(["rajas", *sys.argv[1:]]),
     }

@@ -6,6 +6,7 @@ gauges that can be read off the hub (connections, rooms, timers) are computed wh
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from bisect import bisect_left
@@ -68,9 +69,17 @@ class Histogram:
         return out
 
 
+def compiled() -> bool:
+    """Whether this process runs the server's modules compiled by mypyc (setup.py) or as pure Python: the
+    same behaviour, but not the same CPU per decision, so /health, /metrics and `rajas bench` say which."""
+    spec = importlib.util.find_spec("rajas.server.hub")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
+
+
 class Metrics:
     def __init__(self, node: str) -> None:
         self.node = node
+        self.compiled = compiled()
         self.started = time.time()
         self.connections_total = Counter("rajas_connections_opened_total", "websocket connections accepted")
         self.messages = Counter("rajas_messages_received_total", "client messages received")
@@ -104,7 +113,7 @@ class Metrics:
         lines = [
             "# HELP rajas_node_info this node",
             "# TYPE rajas_node_info gauge",
-            f'rajas_node_info{{node="{self.node}"}} 1',
+            f'rajas_node_info{{node="{self.node}",compiled="{str(self.compiled).lower()}"}} 1',
         ]
         for name, help, read in self.gauges:
             lines += [f"# HELP {name} {help}", f"# TYPE {name} gauge"]

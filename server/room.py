@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Collection
+from functools import partial
 from typing import Any
 
 from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet, pending
@@ -220,16 +221,18 @@ class Room:
         (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
         encoder = encoder or StateEncoder()
         if self.state is None:
-            return Lazy(lambda: pack(self._fields() | {"state": None})), pack(None)
+            return Lazy(partial(self._record, encoder, None, 0)), pack(None)
         public, rng = encoder.encode(self.state)
+        view = pack_map({"pending": pending(self.state, plain=False)}, [("state", public)])
+        # (A bound method, not a closure: compiled by mypyc, a function with two closures keeps them in one
+        # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
+        return Lazy(partial(self._record, encoder, public, rng)), view
 
-        def record() -> bytes:
-            fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
-            return merge_maps(
-                [fixed, pack(self._changing())], [("state", extend_map(public, [("rng", pack(rng))]))]
-            )
-
-        return Lazy(record), pack_map({"pending": pending(self.state, plain=False)}, [("state", public)])
+    def _record(self, encoder: StateEncoder, public: bytes | None, rng: int) -> bytes:
+        if public is None:
+            return pack(self._fields() | {"state": None})
+        fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
+        return merge_maps([fixed, pack(self._changing())], [("state", extend_map(public, [("rng", pack(rng))]))])
 
     def game_view(self) -> dict[str, Any] | None:
         if self.state is None:

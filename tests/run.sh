@@ -27,14 +27,23 @@ python3 -m mypy engine protocol
 echo "== pytest"
 python3 -m pytest "$@"
 
-# The deployment image compiles the rules engine with mypyc (setup.py, deploy/Dockerfile): build it the same
-# way in a scratch environment and run the engine's tests against the compiled modules.
-echo "== rules engine compiled with mypyc"
+# The deployment image compiles the rules engine and the server's hot modules with mypyc (setup.py,
+# deploy/Dockerfile): build it the same way in a scratch environment and run the engine, server and scale-out
+# tests against the compiled modules (web and e2e test the browser client, which compiling does not touch).
+echo "== rules engine and server compiled with mypyc"
 compiled="$(mktemp -d)"
 trap 'rm -rf "$compiled" build/mypyc-src' EXIT
 python3 -m venv "$compiled/venv"
-"$compiled/venv/bin/pip" install -q --disable-pip-version-check mypy setuptools wheel "pydantic>=2.7" 2>&1 | grep -v "Running pip as" || true
-RAJAS_COMPILE=1 "$compiled/venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation . \
-  pytest pytest-asyncio hypothesis 2>&1 | grep -v "Running pip as" || true
-"$compiled/venv/bin/python" -c "import rajas.engine.turns as t, sys; sys.exit(0 if t.__file__.endswith('.so') else 'the engine was not compiled')"
-"$compiled/venv/bin/python" -m pytest -q -p no:cacheprovider tests/engine
+cpip() { "$compiled/venv/bin/pip" install -q --disable-pip-version-check "$@" 2>&1 | grep -v "Running pip as" || true; }
+cpip mypy setuptools wheel ".[test]"  # the package's dependencies: mypy follows the compiled modules' imports into them
+RAJAS_COMPILE=1 cpip --no-build-isolation --no-deps --force-reinstall .
+"$compiled/venv/bin/python" - <<'PY'
+import sys
+import rajas.engine.turns
+import rajas.server.hub
+
+for module in (rajas.engine.turns, rajas.server.hub):
+    if not module.__file__.endswith(".so"):
+        sys.exit(f"{module.__name__} was not compiled")
+PY
+PATH="$compiled/venv/bin:$PATH" "$compiled/venv/bin/python" -m pytest -q -p no:cacheprovider tests/engine tests/server tests/scale
