@@ -29,6 +29,10 @@ _CLK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
+class BenchSetupError(Exception):
+    """Flags that do not go together, or a machine that cannot do what they ask: said in one line, no run."""
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -298,9 +302,9 @@ def bench(
     repeat: int = 1,
 ) -> dict[str, Any]:
     if nodes < 1 or (nodes > 1 and store != "redis"):
-        raise ValueError("--nodes > 1 needs --store redis (nodes share rooms only through Redis)")
+        raise BenchSetupError("--nodes > 1 needs --store redis (nodes share rooms only through Redis)")
     if pin and (nodes > 1 or (os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity")):
-        raise ValueError("--pin needs one node and at least 2 CPUs (Linux)")
+        raise BenchSetupError("--pin needs one node and at least 2 CPUs (Linux)")
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     report: dict[str, Any] = {

@@ -76,21 +76,25 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bench
+    from .bench import BenchSetupError, bench
 
-    report = bench(
-        args.rooms,
-        args.rate,
-        args.seconds,
-        args.workers,
-        args.store,
-        not args.no_baseline,
-        args.idle,
-        args.fsync,
-        args.nodes,
-        args.pin,
-        args.repeat,
-    )
+    try:
+        report = bench(
+            args.rooms,
+            args.rate,
+            args.seconds,
+            args.workers,
+            args.store,
+            not args.no_baseline,
+            args.idle,
+            args.fsync,
+            args.nodes,
+            args.pin,
+            args.repeat,
+        )
+    except BenchSetupError as e:
+        print(f"rajas bench: {e}", file=sys.stderr)
+        return 2
     print(json.dumps(report, indent=None if args.json else 2))
     return 0
 
