@@ -1,10 +1,12 @@
 """The package is declared in pyproject.toml. This file only adds the opt-in compiled build.
 
-    RAJAS_COMPILE=1 pip install --no-build-isolation .
+    pip install mypy setuptools wheel .
+    RAJAS_COMPILE=1 pip install --no-build-isolation --no-deps --force-reinstall .
 
 compiles the modules on the path of every decision with mypyc: the rules engine's and the server's (the
-same source, typed; see docs/benchmarks.md for what it buys). It needs gcc, the Python headers and mypy in
-the installing environment, and is meant for deployment images (deploy/Dockerfile), never for an editable
+same source, typed; see docs/benchmarks.md for what it buys). It needs gcc, the Python headers, mypy and the
+package's dependencies in the installing environment (mypy follows the compiled modules' imports into them:
+hence the pure package first), and is meant for deployment images (deploy/Dockerfile), never for an editable
 install, where the compiled modules would hide edits of the source. Without RAJAS_COMPILE the package is
 pure Python, as always.
 """
