@@ -229,8 +229,8 @@ class Room:
         return Lazy(partial(self._record, encoder, public, rng)), view
 
     def _record(self, encoder: StateEncoder, public: bytes | None, rng: int) -> bytes:
-        if public is None:
-            return pack(self._fields() | {"state": None})
+        if public is None:  # (no game yet: nothing packed to reuse)
+            return pack(self.to_record())
         fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
         return merge_maps([fixed, pack(self._changing())], [("state", extend_map(public, [("rng", pack(rng))]))])
 
