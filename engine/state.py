@@ -129,7 +129,8 @@ class PlayerState:
 
 
 def _named(names: tuple[str, ...], values: list[int]) -> dict[str, int]:
-    return dict(zip(names, values, strict=True))
+    # (Not dict(zip(...)): compiled, this loop costs a fifth of it, and the server runs it every decision.)
+    return {names[i]: values[i] for i in range(len(names))}
 
 
 _bit_lists: dict[int, tuple[int, ...]] = {}  # a bit set (river spaces, edges taken) -> its members

@@ -131,7 +131,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         # Frames written straight to the socket under our protocol (not when an extension, compression,
         # changes what a frame looks like); under any other, every frame goes through uvicorn's send.
         direct = isinstance(proto, DirectProtocol) and not proto.conn.extensions
-        conn = Conn(send_bytes, send_text, close, limits, proto.write_frame if direct else None)
+        conn = Conn(send_bytes, send_text, close, limits, proto.raw if direct else None)
         session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url))
         writer = hub._spawn(conn.writer())
         conns.add(conn)

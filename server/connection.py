@@ -76,6 +76,32 @@ class Frame:
         return self._text
 
 
+class RawSocket:
+    """Where a connection's whole websocket frames are written straight to its transport (see `Conn.push`).
+
+    The protocol keeps `paused` (the transport's buffer is over its high-water mark) and `close_sent` here:
+    a broadcast looks at them for every socket, and these are fields of a compiled class, where an
+    attribute of the protocol object would be a lookup in its instance dict, cold by the time the next
+    update of the room comes."""
+
+    def __init__(self) -> None:
+        self.transport: Any = None
+        self.paused = False
+        self.close_sent = False
+
+    def write(self, data: bytes) -> bool:
+        """Writes a whole frame, or says False (the caller then goes through uvicorn's `send`, which waits)
+        whenever `send` would not simply write: the buffer is full, or the connection is closing. (Whatever
+        takes the websockets connection out of OPEN, a close frame either way, a protocol error or the
+        keepalive timing out, also sets `close_sent` or closes the transport in the same call, and a lost
+        connection has a closed transport: so these three checks are all of them.)"""
+        transport = self.transport
+        if self.close_sent or self.paused or transport.is_closing():
+            return False
+        transport.write(data)
+        return True
+
+
 @dataclass
 class Limits:
     rate: float = 100.0  # messages per second a connection may send, on average
@@ -92,10 +118,10 @@ class Conn:
         send_text: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int, str], Awaitable[None]],
         limits: Limits,
-        raw: Callable[[bytes], bool] | None = None,
+        raw: RawSocket | None = None,
     ) -> None:
         self.cid = next(_ids)
-        # Writes a whole websocket frame straight to the socket, or says False when it cannot now (the
+        # Takes whole websocket frames straight to the socket, or says False when it cannot now (the
         # socket's buffer is full or it is closing): then the send coroutines above take over.
         self._raw = raw
         self._cork: list[Frame] | None = None
@@ -151,7 +177,7 @@ class Conn:
             return
         if not self._out and self._blocked is None:
             raw = self._raw  # (the common case of `_write_now`, inline: a broadcast pushes to every socket)
-            if self._cork is None and raw is not None and raw(frame.wire(self.binary)):
+            if self._cork is None and raw is not None and raw.write(frame.wire(self.binary)):
                 return
             self._write_now(frame)
             return
@@ -190,7 +216,8 @@ class Conn:
             self._out.extend(frames)
             self._wake.set()
             return
-        if len(frames) > 1 and self._raw is not None and self._raw(b"".join([f.wire(self.binary) for f in frames])):
+        raw = self._raw
+        if len(frames) > 1 and raw is not None and raw.write(b"".join([f.wire(self.binary) for f in frames])):
             return
         for frame in frames:  # (even when closed since: a refusal that closed it still goes out, as in push)
             if self._out or self._blocked is not None:
@@ -207,7 +234,7 @@ class Conn:
         if self._cork is not None:
             self._cork.append(frame)
             return
-        if self._raw is not None and self._raw(frame.wire(self.binary)):
+        if self._raw is not None and self._raw.write(frame.wire(self.binary)):
             return
         coro = self._send_bytes(frame.packed) if self.binary else self._send_text(frame.text)
         try:

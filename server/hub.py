@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -62,8 +63,42 @@ class Skip(Exception):
         self.result = result
 
 
-KICKED = pack("kicked")  # as it appears in a packed update that kicks someone
 MILESTONES = frozenset(("game_starting", "game_over", "bot_took_over", "clock_expired"))  # events that are logged
+
+
+class RoomLock:
+    """This node's changes to a room, one at a time, in the order they came: what asyncio.Lock does, in
+    compiled code (asyncio's lock is Python, and every decision takes and releases it)."""
+
+    def __init__(self) -> None:
+        self.held = False
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    async def __aenter__(self) -> None:
+        if not self.held:
+            self.held = True
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter  # the releaser hands the lock over: `held` stays set
+        except asyncio.CancelledError:
+            if not waiter.cancelled():  # handed over just as this task was cancelled: pass it on
+                self.release()
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+    def release(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():  # (one cancelled an instant ago leaves by itself)
+                waiter.set_result(None)
+                return
+        self.held = False
 
 
 class LocalRoom:
@@ -71,7 +106,7 @@ class LocalRoom:
         self.code = code
         self.room: Room | None = None
         self.newest = 0  # newest version seen on the channel
-        self.lock = asyncio.Lock()
+        self.lock = RoomLock()
         self.conns: set[Conn] = set()
         self.counts: dict[str, int] = {}
         self.timers: dict[str, asyncio.Task[None]] = {}
@@ -288,7 +323,7 @@ class Hub:
         frame = Frame(message)
         self._broadcast(lr, frame)
         self.metrics.updates.inc(by=len(lr.conns))
-        for e in obj["events"] if KICKED in message else ():  # (a cheap look first: kicks are rare)
+        for e in obj["events"]:
             if e["type"] == "kicked":
                 for conn in list(lr.conns):
                     if conn.seat_id == e["id"]:

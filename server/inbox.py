@@ -23,7 +23,7 @@ try:
 except ImportError:  # pragma: no cover (websockets built without its C extension)
     from websockets.utils import apply_mask
 
-from .connection import resume
+from .connection import RawSocket, resume
 
 Message = bytes | str
 Handler = Callable[[Message], Coroutine[Any, Any, None]]
@@ -179,27 +179,29 @@ class DirectProtocol(WebSocketsSansIOProtocol):
 
     # ---- writing: a broadcast frames once and writes the same bytes to every socket ----------------------
 
-    paused = False  # the transport's buffer is over its high-water mark (uvicorn's `writable` is clear)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.raw = RawSocket()  # (first: the base class's __init__ sets close_sent)
+        super().__init__(*args, **kwargs)
+
+    @property
+    def close_sent(self) -> bool:
+        return self.raw.close_sent
+
+    @close_sent.setter
+    def close_sent(self, value: bool) -> None:
+        self.raw.close_sent = value
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.raw.transport = transport
 
     def pause_writing(self) -> None:
-        self.paused = True
+        self.raw.paused = True
         super().pause_writing()
 
     def resume_writing(self) -> None:
-        self.paused = False
+        self.raw.paused = False
         super().resume_writing()
-
-    def write_frame(self, data: bytes) -> bool:
-        """Writes a whole websocket frame straight to the socket, which is what uvicorn's `send` does after
-        framing a message, or says False (the caller then goes through `send`, which waits) whenever `send`
-        would not simply write: the buffer is full, or the connection is closing. (Whatever takes the
-        websockets connection out of OPEN, a close frame either way, a protocol error or the keepalive
-        timing out, also sets `close_sent` or closes the transport in the same call, and a lost connection
-        has a closed transport: so these three checks, which cost no Python call, are all of them.)"""
-        if self.close_sent or self.paused or self.transport.is_closing():
-            return False
-        self.transport.write(data)
-        return True
 
     def pause(self, on: bool) -> None:
         if on:
