@@ -68,7 +68,10 @@ class Decision(NamedTuple):
             raise MalformedDecision(f"{kind} takes {ARITY[kind]} arguments")
         if not all(type(a) is int for a in args) or type(bonus) is not int:
             raise MalformedDecision("decision arguments are integers")
-        return cls(kind, tuple(args), bonus)
+        key = (kind, tuple(args), bonus)
+        # The engine's own object when it has listed this decision before (no new tuple, and `in` the legal
+        # list finds it by identity); a new one otherwise, not kept (a client may send any integers).
+        return _made.get(key) or cls(*key)
 
 
 _made: dict[tuple[str, tuple[int, ...], int], Decision] = {}

@@ -56,11 +56,11 @@ def die_effect(g: GameState, die: int) -> tuple[object, ...]:
     return g.sheet.die_faces[die][g.faces[die]]
 
 
-DIE = tuple(Decision("die", (d,)) for d in range(8))
-KARMA = tuple(Decision("karma", (d,)) for d in range(8))
-KEEP = tuple(Decision("keep", (d,)) for d in range(8))
-PASS = Decision("pass")
-REROLL = Decision("reroll")
+DIE = tuple(decision("die", (d,)) for d in range(8))
+KARMA = tuple(decision("karma", (d,)) for d in range(8))
+KEEP = tuple(decision("keep", (d,)) for d in range(8))
+PASS = decision("pass")
+REROLL = decision("reroll")
 
 
 def pick_options(g: GameState) -> list[Decision]:

@@ -127,8 +127,15 @@ class StateEncoder:
         slot (for parts of a room that are replaced, never changed in place, and rarely: its settings, seats,
         game, presence counts). Identity, not equality: a replaced part packs again even if it is equal."""
         got = self._once.get(slot)
-        if got is None or len(got[0]) != len(key) or any(a is not b for a, b in zip(got[0], key, strict=True)):
-            got = self._once[slot] = (key, pack(make()))
+        if got is not None:
+            old = got[0]
+            if len(old) == len(key):
+                for i in range(len(key)):
+                    if old[i] is not key[i]:
+                        break
+                else:
+                    return got[1]
+        got = self._once[slot] = (key, pack(make()))
         return got[1]
 
     def encode(self, state: GameState) -> tuple[bytes, int]:

@@ -38,6 +38,7 @@ class Session:
         self.hub = hub
         self.conn = conn
         self.base_url = base_url.rstrip("/")
+        self._seat_known: tuple[list[dict[str, Any]], str | None, int] | None = None  # (seats, token, seat)
 
     def reply(self, mid: str | int | None, data: dict[str, Any] | None = None) -> None:
         frame = self.conn.send({"type": "reply", "id": mid, "ok": True, "data": data})
@@ -187,9 +188,14 @@ class Session:
     def _seat(self, room: Room) -> int:
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-        seat = room.seat_of(self.conn.token)
+        seats, token = room.seats, self.conn.token
+        known = self._seat_known  # (a room's seats are replaced when they change, never changed in place)
+        if known is not None and known[0] is seats and known[1] == token:
+            return known[2]
+        seat = room.seat_of(token)
         if seat is None:
             raise ProtocolError("bad_token", "your seat is no longer in this room")
+        self._seat_known = (seats, token, seat)
         return seat
 
     async def play(self, mid: str | int, wire: Any, at: int | None) -> dict[str, Any]:

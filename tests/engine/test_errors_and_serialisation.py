@@ -133,6 +133,17 @@ def test_wire_decisions_round_trip() -> None:
     assert Decision.from_wire({"kind": "use", "bonus": 2}) == Decision("use", (), 2)
 
 
+def test_a_wire_decision_the_engine_never_listed_is_parsed_but_not_kept() -> None:
+    from rajas.engine.decisions import _made
+
+    listed = legal_decisions(game(3))[0]
+    assert Decision.from_wire(listed.to_wire()) is listed  # the engine's own object: found by identity
+    known = len(_made)
+    for space in range(1000, 1100):  # any integers a client sends: each parsed, none remembered
+        assert Decision.from_wire(["road", [space, 3]]) == Decision("road", (space, 3))
+    assert len(_made) == known
+
+
 def test_new_game_refuses_a_wrong_number_of_players() -> None:
     for n in (1, 6):
         with pytest.raises(ValueError):
