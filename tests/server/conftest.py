@@ -67,15 +67,21 @@ class Running:
 
 
 @contextlib.asynccontextmanager
-async def run_server(store: RoomStore, limits: Limits | None = None) -> AsyncIterator[Running]:
-    """The real app on uvicorn, in this event loop, on a loopback socket."""
+async def run_server(
+    store: RoomStore, limits: Limits | None = None, ping: float | None = None
+) -> AsyncIterator[Running]:
+    """The real app on uvicorn, in this event loop, on a loopback socket (`ping`: the keepalive interval and
+    timeout, seconds, instead of uvicorn's 20)."""
     app = create_app(store, limits)
     # IPPROTO_TCP named explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the listening
     # socket says so, and without it Nagle's algorithm adds ~40 ms to every request/reply.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port))
+    config = uvicorn_config(app, "127.0.0.1", port)
+    if ping is not None:
+        config.ws_ping_interval = config.ws_ping_timeout = ping
+    server = uvicorn.Server(config)
     server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # (older uvicorn)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
