@@ -69,6 +69,21 @@ def _gc_pauses(ports: list[int]) -> tuple[int, float]:
     return count, total
 
 
+def _throughput(results: list[dict[str, Any]], duration: float) -> tuple[float | None, float]:
+    """(decisions per second, seconds counted) of the generators' `results`. A closed loop plays games to
+    their end, and once one is over fewer rooms are left to play: only the decisions sent while every room
+    still had its game count (a game of 5 random players is about 285 decisions, 300 rooms' games all end
+    within 20 s at 4,300 decisions/s)."""
+    ended = [ms for r in results for ms in r.get("over_ms", [])]
+    playing = min(duration, min(ended) / 1000) if ended else duration
+    if playing <= 0:
+        return None, 0.0
+    sent = sum(r["decisions"] for r in results)
+    if playing < duration:
+        sent = sum(ms < playing * 1000 for r in results for ms in r["sent_ms"])
+    return round(sent / playing, 1), round(playing, 2)
+
+
 def _merge(counts: list[dict[str, int]]) -> dict[str, int]:
     out: dict[str, int] = {}
     for c in counts:
@@ -202,6 +217,7 @@ def run_target(
         timeline = _timeline(results, int(duration))
         decisions = sum(r["decisions"] for r in results)
         sockets = rooms * 7
+        throughput, playing = _throughput(results, duration)
 
         def per_decision(cpu: float) -> float | None:
             return round(cpu / decisions * 1e6, 1) if decisions else None
@@ -214,7 +230,8 @@ def run_target(
             "seconds": duration,
             "setup_seconds": round(setup_s, 1),
             "decisions": decisions,
-            "decisions_per_s": round(decisions / duration, 1),
+            "decisions_per_s": throughput,
+            "all_playing_seconds": round(playing, 2),
             "deliveries": len(lat),
             "deliveries_per_s": round(len(lat) / duration, 1),
             "refused": sum(r["refused"] for r in results),

@@ -48,6 +48,7 @@ class Room:
         self.v = 0
         self.game: dict[str, Any] | None = None
         self.over = False
+        self.over_at: float | None = None  # when the update that ended the game came
         self.sent = 0
         self.refused = 0
 
@@ -147,6 +148,8 @@ def lean_reader(room: Room, eyes: bool) -> Any:
                     status, pending = msg["room"]["status"], msg["game"]["pending"]
                 room.v, room.game = v, {"pending": pending}
                 room.over = status == "over"
+                if room.over and room.over_at is None:
+                    room.over_at = now
                 room.wake()
         elif kind == "reply" and not eyes:
             reply = unpack(frame)
@@ -338,6 +341,8 @@ async def main(args: argparse.Namespace) -> None:
         "refused": sum(r.refused for r, _ in rooms),
         "refusals": REFUSALS,
         "games_over": sum(r.over for r, _ in rooms),
+        "over_ms": [round((r.over_at - start) * 1e3) for r, _ in rooms if r.over_at is not None],
+        "sent_ms": [round((t - start) * 1e3) for r, _ in rooms for t in r.intended.values()],
         "closed_sockets": sum(s.closed for _, socks in rooms for s in socks),
         "lat_us": [round(x * 1e6) for x in lat],
         "at_ms": [round((t - start) * 1e3) for r, _ in rooms for t in r.stamps],

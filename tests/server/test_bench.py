@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from rajas.server.bench import BenchSetupError, bench
+from rajas.server.bench import BenchSetupError, _throughput, bench
 
 
 def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_servers() -> None:
@@ -22,3 +22,16 @@ def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_serve
 def test_flags_that_do_not_go_together_are_refused_before_anything_runs() -> None:
     with pytest.raises(BenchSetupError, match="--nodes > 1 needs --store redis"):
         bench(3, 2.0, 2.0, 1, "memory", True, 0, "always", nodes=2)
+
+
+def test_throughput_counts_only_the_time_every_room_still_had_its_game() -> None:
+    # Two generators, 10 s window: decisions at 0-9.9 s; the first game ends at 4 s.
+    sent = [[ms for ms in range(0, 10_000, 100)], [ms for ms in range(50, 10_000, 100)]]
+    results = [
+        {"decisions": 100, "sent_ms": sent[0], "over_ms": [6_000]},
+        {"decisions": 100, "sent_ms": sent[1], "over_ms": [4_000, 9_000]},
+    ]
+    assert _throughput(results, 10.0) == (80 / 4, 4.0)
+    for r in results:
+        r["over_ms"] = []  # no game ended: the whole window counts
+    assert _throughput(results, 10.0) == (20.0, 10.0)
