@@ -85,7 +85,7 @@ class RoomLock:
         except asyncio.CancelledError:
             if not waiter.cancelled():  # handed over just as this task was cancelled: pass it on
                 self.release()
-            elif waiter in self._waiters:
+            elif waiter in self._waiters:  # (`release` would skip it; it need not stay until then)
                 self._waiters.remove(waiter)
             raise
 

@@ -101,8 +101,8 @@ class DirectProtocol(WebSocketsSansIOProtocol):
 
     websockets' frame parser is a chain of Python generators and a Frame object per frame, as much as the rest
     of receiving a decision. This protocol cuts the frames itself and reads the plain ones: whole text or
-    binary frames, masked, with lengths of up to two bytes. Every other frame (ping, pong, close, fragments)
-    is handed to the websockets parser whole, so that parser always starts at a frame boundary and keeps
+    binary frames, masked, with lengths of up to two bytes, and keepalive pongs. Every other frame (ping, close,
+    fragments) is handed to the websockets parser whole, so that parser always starts at a frame boundary and keeps
     its own state (close handshake, keepalive, fragmentation) right. A frame this reader never takes (an
     8-byte length, an unmasked frame) hands the websockets parser the rest of the connection."""
 

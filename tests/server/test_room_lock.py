@@ -29,35 +29,38 @@ async def test_changes_take_turns_in_the_order_they_asked() -> None:
     assert not lock.held
 
 
-async def test_a_change_cancelled_while_it_waits_does_not_hold_up_the_next() -> None:
-    lock, log, gate = RoomLock(), [], asyncio.Event()
-    first = asyncio.create_task(hold(lock, "a", log, gate))
-    waiting = asyncio.create_task(hold(lock, "b", log))
-    last = asyncio.create_task(hold(lock, "c", log))
+async def queue_of_three(lock: RoomLock, log: list[str], gate: asyncio.Event) -> list[asyncio.Task[None]]:
+    """"a" holds the lock until `gate` is set; "b", then "c", wait for it."""
+    tasks = [asyncio.create_task(hold(lock, "a", log, gate))]
+    tasks += [asyncio.create_task(hold(lock, name, log)) for name in "bc"]
     await asyncio.sleep(0)
-    waiting.cancel()
-    gate.set()
+    return tasks
+
+
+async def b_left_and_c_went_on(lock: RoomLock, log: list[str], tasks: list[asyncio.Task[None]]) -> None:
+    first, waiting, last = tasks
     await asyncio.wait_for(asyncio.gather(first, last), 5)  # (a room left locked: the test fails, not hangs)
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert log == ["a in", "a out", "c in", "c out"]
     assert not lock.held
+
+
+async def test_a_change_cancelled_while_it_waits_does_not_hold_up_the_next() -> None:
+    lock, log, gate = RoomLock(), [], asyncio.Event()
+    tasks = await queue_of_three(lock, log, gate)
+    tasks[1].cancel()
+    gate.set()
+    await b_left_and_c_went_on(lock, log, tasks)
 
 
 async def test_a_change_cancelled_just_as_the_lock_came_to_it_passes_the_lock_on() -> None:
     lock, log, gate = RoomLock(), [], asyncio.Event()
-    first = asyncio.create_task(hold(lock, "a", log, gate))
-    waiting = asyncio.create_task(hold(lock, "b", log))
-    last = asyncio.create_task(hold(lock, "c", log))
-    await asyncio.sleep(0)
+    tasks = await queue_of_three(lock, log, gate)
     gate.set()
     await asyncio.sleep(0)  # "a" leaves and hands the lock to "b", which has not run since
-    waiting.cancel()
-    await asyncio.wait_for(asyncio.gather(first, last), 5)  # (a room left locked: the test fails, not hangs)
-    with pytest.raises(asyncio.CancelledError):
-        await waiting
-    assert log == ["a in", "a out", "c in", "c out"]
-    assert not lock.held
+    tasks[1].cancel()
+    await b_left_and_c_went_on(lock, log, tasks)
 
 
 async def test_a_free_lock_is_taken_without_waiting() -> None:
