@@ -118,6 +118,7 @@ class LocalRoom:
         self.mine: tuple[bytes, dict[str, Any]] | None = None  # the update being committed, and its head
         self.delivered = 0  # the newest update version this node's clients of the room were sent
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
+        self.clock_for: tuple[list[int] | None, float] | None = None  # (turn, deadline) of the last clock armed
 
     def current(self) -> Room | None:
         """The cached room, if it is at the newest version this node has heard of."""
@@ -298,7 +299,10 @@ class Hub:
 
     def _on_message(self, lr: LocalRoom, message: bytes) -> None:
         mine = lr.mine
-        obj = mine[1] if mine is not None and message is mine[0] else peek(message)  # (an in-process store)
+        # This node's commit in flight: the same object from an in-process store; from Redis, the channel's
+        # copy, which can come back before the commit's own reply does.
+        own = mine is not None and (message is mine[0] or message == mine[0])
+        obj = mine[1] if own and mine is not None else peek(message)
         kind = obj.get("type")
         if kind == "_presence":
             got = obj["counts"]
@@ -315,7 +319,7 @@ class Hub:
         lr.delivered = v
         lr.newest = max(lr.newest, v)
         lr.last = time.monotonic()
-        if lr.room is not None and lr.room.v < v:
+        if not own and lr.room is not None and lr.room.v < v:
             # Another node committed: it now keeps this room's clock, so this node's clock stands down.
             timer = lr.timers.pop("clock", None)
             if timer is not None:
@@ -405,13 +409,19 @@ class Hub:
             for seat in room.seats:
                 if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0 and f"grace:{seat['id']}" not in lr.timers:
                     self._start_grace(lr, seat["id"], room.settings["grace"])
-        old = lr.timers.pop("clock", None)
-        if old is not None:
-            old.cancel()
-        if room.deadline is not None and room.auto != room.clock_key:
-            lr.timers["clock"] = self._spawn(self._clock(lr, room.clock_key, room.deadline))
+        due = (room.clock_key, room.deadline) if room.deadline is not None and room.auto != room.clock_key else None
+        if due is None or due != lr.clock_for or "clock" not in lr.timers:  # (within a turn the clock runs on)
+            old = lr.timers.pop("clock", None)
+            if old is not None:
+                old.cancel()
+            if due is not None:
+                self._arm_clock(lr, *due)
         if room.bot_to_move() is not None:
             self.drive(lr)
+
+    def _arm_clock(self, lr: LocalRoom, key: list[int] | None, deadline: float) -> None:
+        lr.clock_for = (key, deadline)
+        lr.timers["clock"] = self._spawn(self._clock(lr, key, deadline))
 
     def _start_grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
         name = f"grace:{seat_id}"
@@ -559,7 +569,7 @@ class Hub:
             self.metrics.takeovers.inc("clock")
             log.info("turn clock stalled: taking over", extra={"event": "takeover", "kind": "clock", "room": lr.code})
             assert deadline is not None
-            lr.timers["clock"] = self._spawn(self._clock(lr, room.clock_key, deadline))
+            self._arm_clock(lr, room.clock_key, deadline)
         self._grace_for_absent(lr)
 
     def _grace_for_absent(self, lr: LocalRoom) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import Clients, Running, play_random, seated_room
+from .conftest import Clients, Running, mover, play_random, seated_room, sync
 
 
 async def test_bot_takes_a_dropped_seat_and_lets_go_when_the_owner_returns(server: Running, clients: Clients) -> None:
@@ -44,3 +44,23 @@ async def test_turn_clock_lets_the_bot_finish_a_slow_turn(server: Running, clien
     assert expired["player"] == first
     assert all(e["by"] == "bot" for e in a.events if e["type"] == "decided")
     assert not a.room["seats"][first]["bot"]  # type: ignore[index]  # the seat stays its owner's
+
+
+async def test_the_turn_clock_runs_on_through_a_turns_decisions_and_starts_again_for_the_next_turn(
+    server: Running, clients: Clients
+) -> None:
+    created, seated = await seated_room(clients, server.url, players=2, turn_clock=60)
+    here = server.hub.rooms[created["code"]]
+    kept = restarted = 0
+    while not (kept and restarted):
+        assert here.room is not None
+        turn, timer = here.room.clock_key, here.timers["clock"]
+        c = mover(seated)
+        data = await c.decide(c.pending["options"][0], v=c.v)  # type: ignore[index]
+        await sync(seated, data["v"])
+        if here.room.clock_key == turn:  # the same turn goes on: its clock, untouched
+            assert here.timers["clock"] is timer
+            kept += 1
+        else:  # a new turn: a new clock, the old one stopped
+            assert here.timers["clock"] is not timer and (timer.cancelling() or timer.cancelled())
+            restarted += 1
