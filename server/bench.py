@@ -56,6 +56,27 @@ def _proc_stat(pid: int) -> tuple[float, int]:
     return (int(fields[11]) + int(fields[12])) / _CLK, int(fields[21]) * _PAGE
 
 
+_CORE_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+def _core_times(cpu: int) -> list[int]:
+    """The kernel's time counters of one CPU (/proc/stat, in ticks), in the order of `_CORE_FIELDS`."""
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith(f"cpu{cpu} "):
+                return [int(x) for x in line.split()[1 : 1 + len(_CORE_FIELDS)]]
+    return [0] * len(_CORE_FIELDS)
+
+
+def _core_share(before: list[int], after: list[int]) -> dict[str, float]:
+    """Percent of the window the server's core spent in each state. `softirq` is network work the kernel did
+    there outside any process (on loopback, much of the clients' receiving); `steal` is time the hypervisor
+    gave the core to another machine: a slow phase of a shared VM shows there."""
+    spent = [a - b for a, b in zip(after, before, strict=True)]
+    total = sum(spent) or 1
+    return {name: round(100 * t / total, 1) for name, t in zip(_CORE_FIELDS, spent, strict=True) if name != "nice"}
+
+
 def _gc_pauses(ports: list[int]) -> tuple[int, float]:
     """(passes, seconds) of the cyclic GC so far, summed over the nodes' /metrics."""
     count, total = 0, 0.0
@@ -202,8 +223,10 @@ def run_target(
         watched = [s.pid for s in servers] + [g.pid for g in gens] + ([redis_pid] if redis_pid else [])
         gc0 = _gc_pauses(ports) if target != "bare" else None
         before = [_proc_stat(pid)[0] for pid in watched]
+        core0 = _core_times(0) if pin else None
         time.sleep(duration)
         after = [_proc_stat(pid) for pid in watched]
+        core1 = _core_times(0) if pin else None
         gc1 = _gc_pauses(ports) if target != "bare" else None
         used = [a[0] - b for a, b in zip(after, before, strict=True)]
         node_cpu = used[: len(servers)]
@@ -253,6 +276,8 @@ def run_target(
         if gc0 is not None and gc1 is not None:
             out["server_gc_pauses"] = gc1[0] - gc0[0]
             out["server_gc_pause_ms"] = round((gc1[1] - gc0[1]) * 1000, 1)
+        if core0 is not None and core1 is not None:
+            out["server_core_percent"] = _core_share(core0, core1)
         if len(servers) > 1:
             out["nodes"] = len(servers)
             out["server_cpu_s_per_node"] = [round(c, 2) for c in node_cpu]

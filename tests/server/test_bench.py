@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from rajas.server.bench import BenchSetupError, _throughput, bench
+from rajas.server.bench import BenchSetupError, _core_share, _throughput, bench
 
 
 def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_servers() -> None:
@@ -16,6 +16,8 @@ def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_serve
         run = report[target]
         assert run["refused"] == 0 and run["closed_sockets"] == 0
         assert run["decisions"] > 0 and run["deliveries"] == 7 * run["decisions"]  # 5 players + 2 spectators
+        if pin:  # where the server's core went in the window
+            assert set(run["server_core_percent"]) >= {"user", "system", "softirq", "steal", "idle"}
     assert len(report["pairs"]) == 2 and report["ratio"]["throughput"] is not None
 
 
@@ -35,3 +37,11 @@ def test_throughput_counts_only_the_time_every_room_still_had_its_game() -> None
     for r in results:
         r["over_ms"] = []  # no game ended: the whole window counts
     assert _throughput(results, 10.0) == (20.0, 10.0)
+
+
+def test_the_server_cores_time_is_shared_out_in_percent() -> None:
+    # user nice system idle iowait irq softirq steal, in ticks
+    before = [100, 0, 50, 1000, 0, 0, 10, 5]
+    after = [160, 0, 70, 1010, 0, 0, 15, 10]  # 100 ticks: 60 user, 20 system, 10 idle, 5 softirq, 5 steal
+    share = _core_share(before, after)
+    assert share == {"user": 60.0, "system": 20.0, "idle": 10.0, "iowait": 0.0, "irq": 0.0, "softirq": 5.0, "steal": 5.0}
