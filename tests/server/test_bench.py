@@ -44,4 +44,6 @@ def test_the_server_cores_time_is_shared_out_in_percent() -> None:
     before = [100, 0, 50, 1000, 0, 0, 10, 5]
     after = [160, 0, 70, 1010, 0, 0, 15, 10]  # 100 ticks: 60 user, 20 system, 10 idle, 5 softirq, 5 steal
     share = _core_share(before, after)
-    assert share == {"user": 60.0, "system": 20.0, "idle": 10.0, "iowait": 0.0, "irq": 0.0, "softirq": 5.0, "steal": 5.0}
+    assert share == {
+        "user": 60.0, "system": 20.0, "idle": 10.0, "iowait": 0.0, "irq": 0.0, "softirq": 5.0, "steal": 5.0
+    }
