@@ -302,7 +302,7 @@ class Hub:
         # This node's commit in flight: the same object from an in-process store; from Redis, the channel's
         # copy, which can come back before the commit's own reply does.
         own = mine is not None and (message is mine[0] or message == mine[0])
-        obj = mine[1] if own and mine is not None else peek(message)
+        obj = mine[1] if mine is not None and own else peek(message)
         kind = obj.get("type")
         if kind == "_presence":
             got = obj["counts"]
