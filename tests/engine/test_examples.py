@@ -114,7 +114,7 @@ def test_rajesh_portuguese_skips_the_marked_space():
     river_choices = options(g, "river")
     assert river_choices == [decide("river", 7), decide("river", 5)]
     assert g.sheet.river_reward[7] == (("money", 4),)
-    assert g.sheet.river_reward[5] == (("sell", "any", 2, 1),)
+    assert g.sheet.river_reward[5] == (("sell", "any", 2, 2),), "sell exactly 2 goods of choice"
     assert g.sheet.river_reward[6][0][0] == "palace_any", "the skipped space holds a palace action"
     assert options(g, "goods"), "a good of his choice instead"
 

@@ -11,7 +11,10 @@ from .builders import (
     SILK,
     SPICES,
     TEA,
+    E,
+    W,
     carry_out,
+    cell,
     decide,
     game,
     set_dice,
@@ -309,6 +312,7 @@ def test_a_single_half_road_bonus_only_extends_a_drawn_road() -> None:
     """"Connect a half-road to an already-existing road in your province, thus building a fork or
     intersection." """
     g = game()
+    sheet_of(g, 0, roads={cell(2, 1): E | W})  # a straight drawn west of the residence
     carry_out(g, 0, ("money", 1), pool=[("half_road",), ("upgrade",)])
     halves = [d for d in legal_decisions(g) if d.bonus == 0]
     assert halves and {d.kind for d in halves} == {"half_road"}

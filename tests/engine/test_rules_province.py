@@ -82,12 +82,12 @@ def test_no_road_to_a_space_the_network_does_not_point_at() -> None:
     assert cell(3, 2) not in {space for space, _ in roads_offered(g2)}
 
 
-def test_a_half_road_at_the_residence_opens_the_way_to_a_new_space() -> None:
+def test_a_half_road_opens_the_way_to_a_new_space() -> None:
     """Decision 16/18: a half-road may point at an empty space, which a later road can then join."""
     g = game()
-    sheet_of(g, 0, roads={RESIDENCE: g.sheet.residence_arms | S})
+    sheet_of(g, 0, roads={cell(2, 1): E | W | S})  # a straight west of the residence, a half-road south
     g2, _ = green(g, "straight")
-    assert (cell(3, 2), N | S) in roads_offered(g2)
+    assert (cell(3, 1), N | S) in roads_offered(g2)
 
 
 def test_no_road_runs_off_the_province_edge_where_no_bonus_is_printed() -> None:
