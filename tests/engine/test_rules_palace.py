@@ -380,6 +380,7 @@ def test_great_mogul_with_every_other_character_used_up_is_taken_only_for_his_pa
 
     g2, events = apply(g, decide("die", ORANGE_A))
 
+    assert g2.players[0].palace[0] == 1
     assert [e["source"] for e in events if e["type"] == "bonus_released"] == ["palace area 0 column 1"]
     assert {"type": "bonus_wasted", "player": 0, "bonus": ["great_mogul"]} in events
 
