@@ -72,6 +72,7 @@ def test_leila_turn_with_several_bonuses():
 
     fork = decide("road", cell(0, 4), W | N | E)
     assert fork in options(g, "road")
+    assert all(bin(d.args[1]).count("1") == 3 for d in options(g, "road")), "a fork, nothing else"
     g, ev = play(g, fork)
     leila = g.players[LEILA]
     assert leila.fame == 20, "the tower gives 2 fame: it was upgraded once"
