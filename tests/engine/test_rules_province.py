@@ -50,9 +50,10 @@ def test_the_residence_starts_with_its_roads_drawn() -> None:
     assert sum(1 for arms in g.players[0].roads if arms) == 1
 
 
-def test_a_road_bonus_draws_a_straight_fork_or_intersection_but_no_bend() -> None:
+def test_a_road_bonus_without_a_printed_shape_draws_a_straight_fork_or_intersection_but_no_bend() -> None:
     """"Draw a straight, fork or intersection on an unoccupied province space; it has to be connected to
-    your residence via already-existing roads." """
+    your residence via already-existing roads." A road bonus of a sheet that prints no shape (decision 32)
+    offers the three."""
     g = game()
     carry_out(g, 0, ("money", 1), pool=[("road", SHAPES_ROAD_BONUS)])
 
