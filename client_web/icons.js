@@ -166,6 +166,29 @@ export function halfPeg(x, y, len, w, colour = COLOURS.road, inner = null) {
 
 // ---- bonuses ------------------------------------------------------------------------------------------
 
+// The engine's shape bits (effects.py): straight 1, bend 2, fork 4, intersection 8; a road bonus is one
+// printed shape, or any of straight, fork and intersection (13) on sheets that print none.
+const SHAPE_BITS = [[1, "straight"], [2, "bend"], [4, "fork"], [8, "intersection"]];
+const ROAD_SHAPE_OF = { 13: "any", 4: "fork", 8: "intersection" };
+// A road bonus's shape drawn as arms: straight N-S, fork E-S-W, intersection all four.
+const ROAD_SHAPE_ARMS = { straight: 5, fork: 14, intersection: 15 };
+
+// How many goods a sell bonus sells: {lo, hi}. A sheet's `count` is exact, its `max` is 1 up to max;
+// an engine effect carries both ends (lo 0: selling is optional, as at a newly opened market).
+export function sellRange(b) {
+  if (b.count != null) return { lo: b.count, hi: b.count };
+  if (b.min != null) return { lo: b.min, hi: b.max };
+  return { lo: 1, hi: b.max };
+}
+
+// The count as printed: "2" (exactly), "1-2" (a range), "≤3" (up to, nothing also allowed).
+function sellText({ lo, hi }) {
+  if (lo === hi) return `${hi}`;
+  return lo === 0 ? `≤${hi}` : `${lo}-${hi}`;
+}
+
+const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 // Engine effect tuple (pending.effect / pending.pool) -> a bonus-like object the icons understand.
 export function effectBonus(eff) {
   if (!eff || !eff.length) return { kind: "bonus" };
@@ -175,8 +198,8 @@ export function effectBonus(eff) {
     case "palace": return { kind: "palace", character: CHARACTERS[a] };
     case "goods": return { kind: "goods", counts: a };
     case "goods_choice": return { kind: "goods_choice", count: a };
-    case "sell": return { kind: "sell", mode: a, max: b };
-    case "road": return a === 13 ? { kind: "road" } : { kind: "road_shapes", shapes: a };
+    case "sell": return { kind: "sell", mode: a, max: b, min: eff[3] };
+    case "road": return ROAD_SHAPE_OF[a] ? { kind: "road", shape: ROAD_SHAPE_OF[a] } : { kind: "road_shapes", shapes: a };
     case "half_roads": return { kind: "half_roads", n: a };
     case "river_symbol": return { kind: "river_symbol", symbol: a };
     case "great_mogul": case "maharani": case "trader": case "portuguese":
@@ -195,8 +218,14 @@ export function bonusLabel(b, lang, symbols) {
       return `${t("b_goods", lang)}: ${counts.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(", ")}`;
     }
     case "goods_choice": return t("b_goods_choice", lang, { n: b.count });
-    case "sell": return t(`b_sell_${b.mode}`, lang, { n: b.max });
-    case "road_shapes": return `${t("b_road_shapes", lang)}: ${[[1, "straight"], [2, "bend"]].filter(([bit]) => b.shapes & bit).map(([, n]) => t(n, lang)).join(" / ")}`;
+    case "sell": {
+      const range = sellRange(b);
+      if (range.hi === 1 && range.lo === 1) return t("b_sell_1", lang);
+      const n = range.lo === 0 ? t("n_up_to", lang, { n: range.hi }) : sellText(range);
+      return capitalise(t(`b_sell_${b.mode}`, lang, { n }));
+    }
+    case "road": return b.shape && b.shape !== "any" ? `${t("b_road_shapes", lang)}: ${t(b.shape, lang)}` : t("b_road", lang);
+    case "road_shapes": return `${t("b_road_shapes", lang)}: ${SHAPE_BITS.filter(([bit]) => b.shapes & bit).map(([, n]) => t(n, lang)).join(" / ")}`;
     case "river_symbol": return t("b_river_symbol", lang, { s: t(symbols ? symbols[b.symbol] : String(b.symbol), lang) });
     case "character_action": return t(`b_${b.character}`, lang);
     default: return t(`b_${b.kind}`, lang);
@@ -293,10 +322,15 @@ export function bonusIcon(b, x, y, r, lang, extra = {}) {
       break;
     case "sell": {
       const sign = { any: "", same: "=", different: "≠", same_or_different: "=≠" }[b.mode] || "";
+      const range = sellRange(b);
+      const count = sellText(range);
+      g.setAttribute("data-sell", range.lo === range.hi ? "exact" : "range");
+      g.setAttribute("data-count", count);
       g.append(
         badge(x, y, r, COLOURS.market, "#3f2158"),
         el("circle", { cx: x + r * 0.62, cy: y - r * 0.62, r: r * 0.36, fill: "#e9b836", stroke: "#7c5a06", "stroke-width": r * 0.07 }),
-        text(x - r * 0.05, y + fs * 0.05, `${b.max}`, { ...white, "font-size": fs * 0.85 }),
+        // a range ("1-2") is printed smaller than an exact count so that both fit the badge
+        text(x - r * 0.05, y + fs * 0.05, count, { ...white, "font-size": fs * (count.length > 1 ? 0.6 : 0.85) }),
         sign ? text(x, y + r * 0.72, sign, { ...white, "font-size": fs * 0.55 }) : null,
         el("path", { d: `M${x - r * 0.55},${y - r * 0.55} l${r * 0.35},0`, stroke: "#fff", "stroke-width": r * 0.12 }),
       );
@@ -310,12 +344,25 @@ export function bonusIcon(b, x, y, r, lang, extra = {}) {
     case "half_roads":
       g.append(badge(x, y, r, COLOURS.province, "#24470f"), halfPeg(x - r * 0.45, y - r * 0.32, r * 0.95, r * 0.24, "#fff"), halfPeg(x - r * 0.45, y + r * 0.32, r * 0.95, r * 0.24, "#fff"));
       break;
-    case "road":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(14, x, y + r * 0.1, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }), roadArms(1, x, y + r * 0.1, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff", dash: null }));
+    case "road": {
+      // the printed shape; a bonus of any shape shows the three choices as a fork with a "?"
+      const shape = b.shape || "any";
+      g.setAttribute("data-shape", shape);
+      g.append(badge(x, y, r, COLOURS.province, "#24470f"));
+      if (shape === "any") {
+        g.append(roadArms(14, x - r * 0.12, y + r * 0.12, r * 0.62, { width: r * 0.28, outer: "#fff", inner: "#fff" }),
+          text(x + r * 0.5, y - r * 0.2, "?", { ...white, "font-size": fs * 0.7 }));
+      } else {
+        g.append(roadArms(ROAD_SHAPE_ARMS[shape] || 15, x, y, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
+      }
       break;
-    case "road_shapes":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(b.shapes & 2 ? 6 : 5, x - (b.shapes & 2 ? r * 0.1 : 0), y - (b.shapes & 2 ? r * 0.1 : 0), r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
+    }
+    case "road_shapes": {
+      const arms = b.shapes & 2 ? 6 : b.shapes & 4 ? 14 : b.shapes & 8 ? 15 : 5;
+      const off = arms === 6 ? r * 0.1 : 0;
+      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(arms, x - off, y - off, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
       break;
+    }
     case "river_forward":
       g.append(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.45, r), ARROW(x, y - r * 0.1, r, 1));
       break;

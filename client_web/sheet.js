@@ -554,7 +554,10 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const cellXY = (space) => [prov.gx + (space % prov.cols) * prov.cs, prov.gy + Math.floor(space / prov.cols) * prov.cs];
   for (const [space, shapes] of roadBySpace) {
     const [x, y] = cellXY(space);
-    const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space), t("b_road_shapes", lang));
+    // named after the road being drawn ("Road: Fork"), so the printed shape of a road bonus is said too
+    const src = sourceOf(shapes[0].list[0], opts);
+    const label = src && (src[0] === "road" || src[0] === "half_roads") ? bonusLabel(effectBonus(src), lang) : t("b_road_shapes", lang);
+    const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space), label);
     node.dataset.space = String(space);
   }
   layer.append(preview);

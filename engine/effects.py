@@ -9,10 +9,10 @@ a bonus. Effects are plain tuples `(kind, *params)` so a whole game state serial
 | goods              | (tea, silk, spices) | circle these goods (purple die, fixed bonus)                  |
 | goods_die          |                     | the two goods of one purple die, player's choice of die       |
 | goods_choice       | n                   | n different goods of the player's choice                      |
-| sell               | mode, max, min      | sell goods; mode any/same/different/same_or_different         |
+| sell               | mode, max, min      | sell min..max goods (min = max: exactly; min 0: optional)     |
 | road               | shapes              | draw a road of these shapes on an empty space                 |
 | half_roads         | n                   | n half-roads (combine two into straight/bend, or add singly)  |
-| half_road          |                     | one half-road bonus                                           |
+| half_road          |                     | one half-road added to a road the player drew                 |
 | river_symbol       | symbol              | blue die: next free river space with that symbol              |
 | river_forward      |                     | next river space                                              |
 | river_back         |                     | nearest unmarked space behind                                 |

@@ -53,23 +53,25 @@ def choice_options(g: GameState, count: int) -> list[Counts]:
 
 
 def sell_options(g: GameState, mode: str, most: int, least: int) -> list[Counts]:
-    """Every sale the player could make; (0, 0, 0) only when selling is optional (a market opening)."""
+    """Every sale of `least` to `most` goods the player could make; (0, 0, 0) only when selling is optional
+    (least 0: a market opening). With fewer goods than `least` there is no sale: the bonus goes to waste."""
     owned = [g.players[g.current].owned(good) for good in range(3)]
+    low = max(least, 1)
     found: set[Counts] = set()
     if mode in ("same", "same_or_different"):
         for good in range(3):
-            for n in range(1, min(most, owned[good]) + 1):
+            for n in range(low, min(most, owned[good]) + 1):
                 one = [0, 0, 0]
                 one[good] = n
                 found.add((one[0], one[1], one[2]))
     if mode in ("different", "same_or_different"):
         kinds = [good for good in range(3) if owned[good] > 0]
-        for k in range(1, min(most, len(kinds)) + 1):
+        for k in range(low, min(most, len(kinds)) + 1):
             for combo in combinations(kinds, k):
                 found.add(_ONE_EACH[combo])
     if mode == "any":
         for a, b, c in product(*(range(min(most, o) + 1) for o in owned)):
-            if 1 <= a + b + c <= most:
+            if low <= a + b + c <= most:
                 found.add((a, b, c))
     out = sorted(found)
     if least == 0:

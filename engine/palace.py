@@ -29,6 +29,15 @@ def has_space(g: GameState, character: int) -> bool:
     return g.players[g.current].palace[character] < g.sheet.palace_uses
 
 
+def completes_column(g: GameState, character: int) -> bool:
+    """Whether crossing the character out now would complete a column of its palace area."""
+    p = g.players[g.current]
+    members = g.sheet.areas[g.sheet.character_area[character]][0]
+    if p.palace[character] >= g.sheet.palace_uses:
+        return False
+    return all(p.palace[c] > p.palace[character] for c in members if c != character)
+
+
 def cross_out(g: GameState, character: int, events: list[Event]) -> None:
     """Crosses the character's leftmost free space; a completed column of its area releases a bonus."""
     p = g.players[g.current]

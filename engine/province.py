@@ -57,19 +57,23 @@ def any_road(g: GameState, shapes: int) -> bool:
 
 def any_half_road(g: GameState) -> bool:
     allowed = g.sheet.allowed
-    for cell, arms in enumerate(g.players[g.current].roads):  # noqa: SIM110 -- a loop beats any() on a generator here
-        if arms and allowed[cell] & ~arms:
+    residence = g.sheet.residence
+    for cell, arms in enumerate(g.players[g.current].roads):
+        if arms and cell != residence and allowed[cell] & ~arms:
             return True
     return False
 
 
 def half_road_options(g: GameState) -> list[tuple[int, int]]:
-    """(space, arm) for one half-road added to a space that already has a road (a fork or intersection)."""
+    """(space, arm) for one half-road added to a road the player drew (making a fork or intersection).
+    The residence's roads are printed, not drawn: "if you would be allowed to connect a half-road but
+    haven't yet drawn any roads", the half-road goes to waste."""
     roads = g.players[g.current].roads
     allowed = g.sheet.allowed
+    residence = g.sheet.residence
     out = []
     for cell, arms in enumerate(roads):
-        if not arms:
+        if not arms or cell == residence:
             continue
         free = allowed[cell] & ~arms
         for bit in DIRECTION_BITS:

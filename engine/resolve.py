@@ -18,7 +18,7 @@ from .effects import (
 )
 from .errors import IllegalDecision
 from .market import can_gain_any, choice_options, gain_goods, room, sell, sell_options
-from .palace import cross_out, has_space, upgrade, upgrade_options
+from .palace import completes_column, cross_out, has_space, upgrade, upgrade_options
 from .province import any_half_road, any_road, draw_half_road, draw_road, half_road_options, iter_road_options
 from .river import ahead, behind_unmarked, mark, symbol_target
 from .state import GameState
@@ -28,11 +28,19 @@ from .tracks import Event, gain_fame, gain_karma, gain_money
 AUTOMATIC = frozenset({"fame", "money", "karma", "goods", "river_symbol", "river_forward", "river_back", "palace"})
 
 
+def palace_usable(g: GameState, character: int) -> bool:
+    """Whether crossing out the character and carrying out its action would do anything now.
+    "Voor je dat doet kruis je de gekozen actie weg" (before that you cross out the chosen action): the
+    crossing out is part of the action, so one that completes a palace column does something even when
+    the character's own action then can do nothing."""
+    return has_space(g, character) and (character_usable(g, character) or completes_column(g, character))
+
+
 def character_usable(g: GameState, character: int) -> bool:
     """Whether the character's action could do anything now (its palace space aside)."""
     p = g.players[g.current]
     if character == GREAT_MOGUL:
-        return any(c != GREAT_MOGUL and has_space(g, c) and character_usable(g, c) for c in range(len(CHARACTERS)))
+        return any(c != GREAT_MOGUL and palace_usable(g, c) for c in range(len(CHARACTERS)))
     if character == MAHARANI:
         return bool(ahead(g, 1))
     if character == TRADER:
@@ -62,7 +70,7 @@ def usable(g: GameState, eff: Effect) -> bool:
     if kind == "river_back":
         return bool(behind_unmarked(g))
     if kind == "palace":
-        return has_space(g, eff[1]) and character_usable(g, eff[1])
+        return palace_usable(g, eff[1])
     if kind in ("half_roads", "half_road"):
         return any_half_road(g) or (kind == "half_roads" and eff[1] >= 2 and any_road(g, SHAPES_HALF_ROADS))
     return next(iter_options(g, eff), None) is not None
@@ -117,7 +125,7 @@ def iter_options(g: GameState, eff: Effect) -> Iterator[Decision]:
     elif kind in ("palace_any", "great_mogul"):
         skip = GREAT_MOGUL if kind == "great_mogul" else -1
         for ch in range(len(CHARACTERS)):
-            if ch != skip and has_space(g, ch) and character_usable(g, ch):
+            if ch != skip and palace_usable(g, ch):
                 yield decision("palace", (ch,))
     elif kind == "upgrade":
         for b in upgrade_options(g):

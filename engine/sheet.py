@@ -23,6 +23,8 @@ from .effects import (
     DIRECTIONS,
     GOODS,
     OPPOSITE,
+    SHAPE_FORK,
+    SHAPE_INTERSECTION,
     SHAPES_BEND,
     SHAPES_ROAD_BONUS,
     SHAPES_STRAIGHT,
@@ -92,11 +94,19 @@ class GoodsChoiceBonus(_Strict):
 
 
 class SellBonus(_Strict):
-    """Sell up to `max` goods: of any kinds, of one kind, of different kinds, or one kind or different."""
+    """Sell goods of any kinds, of one kind, of different kinds, or one kind or different: exactly `count`
+    goods (the printed 1, 2, 3), or 1 up to `max` goods (the printed 1-2 and 1-3)."""
 
     kind: Literal["sell"]
     mode: Literal["any", "same", "different", "same_or_different"]
-    max: int = Field(ge=1, le=3)
+    count: int | None = Field(default=None, ge=1, le=3)
+    max: int | None = Field(default=None, ge=1, le=3)
+
+    @model_validator(mode="after")
+    def _count_or_max(self) -> SellBonus:
+        if (self.count is None) == (self.max is None):
+            raise ValueError("a sell bonus has one of count (exactly that many goods) or max (1 up to max goods)")
+        return self
 
 
 class HalfRoadBonus(_Strict):
@@ -104,9 +114,11 @@ class HalfRoadBonus(_Strict):
 
 
 class RoadBonus(_Strict):
-    """A straight, fork or intersection on an empty province space, connected to the residence."""
+    """The printed road shape on an empty province space, connected to the residence; `any` (the default,
+    for sheets written before shapes were printed) lets the player choose a straight, fork or intersection."""
 
     kind: Literal["road"]
+    shape: Literal["any", "straight", "fork", "intersection"] = "any"
 
 
 class RiverForwardBonus(_Strict):
@@ -353,6 +365,15 @@ def _check_river(s: SheetSpec) -> None:
             raise ValueError(f"river.spaces: symbol {sym!r} is on no blue die")
 
 
+# A road bonus's printed shape as the set of shapes the engine offers (in every rotation).
+ROAD_BONUS_SHAPES = {
+    "any": SHAPES_ROAD_BONUS,
+    "straight": SHAPES_STRAIGHT,
+    "fork": SHAPE_FORK,
+    "intersection": SHAPE_INTERSECTION,
+}
+
+
 def bonus_effect(b: Any) -> Effect:
     """The effect a bonus of the sheet stands for, in the engine's tuple form (see effects.py)."""
     k = b.kind
@@ -365,9 +386,10 @@ def bonus_effect(b: Any) -> Effect:
     if k == "goods_choice":
         return ("goods_choice", b.count)
     if k == "sell":
-        return ("sell", b.mode, b.max, 1)
+        # (mode, most, least): an exact count sells exactly that many; `max` sells 1 up to max.
+        return ("sell", b.mode, b.count, b.count) if b.count is not None else ("sell", b.mode, b.max, 1)
     if k == "road":
-        return ("road", SHAPES_ROAD_BONUS)
+        return ("road", ROAD_BONUS_SHAPES[b.shape])
     return (k,)
 
 

@@ -72,6 +72,7 @@ def test_leila_turn_with_several_bonuses():
 
     fork = decide("road", cell(0, 4), W | N | E)
     assert fork in options(g, "road")
+    assert all(bin(d.args[1]).count("1") == 3 for d in options(g, "road")), "a fork, nothing else"
     g, ev = play(g, fork)
     leila = g.players[LEILA]
     assert leila.fame == 20, "the tower gives 2 fame: it was upgraded once"
@@ -114,7 +115,7 @@ def test_rajesh_portuguese_skips_the_marked_space():
     river_choices = options(g, "river")
     assert river_choices == [decide("river", 7), decide("river", 5)]
     assert g.sheet.river_reward[7] == (("money", 4),)
-    assert g.sheet.river_reward[5] == (("sell", "any", 2, 1),)
+    assert g.sheet.river_reward[5] == (("sell", "any", 2, 2),), "sell exactly 2 goods of choice"
     assert g.sheet.river_reward[6][0][0] == "palace_any", "the skipped space holds a palace action"
     assert options(g, "goods"), "a good of his choice instead"
 

@@ -124,12 +124,13 @@ def test_two_half_roads_may_be_added_one_by_one_to_drawn_roads() -> None:
     """ "... or connected to already-existing roads (straight, bend or fork) in order to form a fork or an
     intersection." """
     g = game()
-    sheet_of(g, 0, roads={FORT_WEST: E | W})
+    north = cell(1, 2)
+    sheet_of(g, 0, roads={FORT_WEST: E | W, north: N | S})
     g2, _ = take(g, 0, GREEN_A, "half_roads")
-    assert decide("half_road", RESIDENCE, S) in legal_decisions(g2)
+    assert decide("half_road", north, E) in legal_decisions(g2)
 
-    g3, _events = apply(g2, decide("half_road", RESIDENCE, S))
-    assert g3.players[0].roads[RESIDENCE] == N | E | S | W  # an intersection
+    g3, _events = apply(g2, decide("half_road", north, E))
+    assert g3.players[0].roads[north] == N | E | S  # a fork
     assert g3.stack == [("half_road",)]
     assert {d.kind for d in legal_decisions(g3)} == {"half_road"}
 
@@ -141,6 +142,7 @@ def test_two_half_roads_may_be_added_one_by_one_to_drawn_roads() -> None:
 def test_a_single_half_road_never_half_fills_a_new_space() -> None:
     """ "You are not allowed to mark a new province space only half by drawing one half-road." """
     g = game()
+    sheet_of(g, 0, roads={FORT_WEST: E | W})
     g2, _ = take(g, 0, GREEN_A, "half_roads")
 
     halves = options(g2, "half_road")

@@ -11,7 +11,10 @@ from .builders import (
     SILK,
     SPICES,
     TEA,
+    E,
+    W,
     carry_out,
+    cell,
     decide,
     game,
     set_dice,
@@ -82,18 +85,6 @@ def test_sell_same_or_different_bonus_sells_one_kind_or_all_different() -> None:
 
     assert {(3, 0, 0), (1, 1, 1), (1, 1, 0)} <= sales
     assert (2, 1, 0) not in sales and (0, 0, 0) not in sales
-
-
-def test_sell_two_different_goods_bonus() -> None:
-    """"Sell 2 different goods." """
-    g = game()
-    sheet_of(g, 0, circled={"tea": 3, "silk": 1, "spices": 1})
-    carry_out(g, 0, ("money", 1), pool=[("sell", "different", 2, 1), ("goods_choice", 1)])
-
-    sales = {d.args for d in legal_decisions(g) if d.kind == "sell"}
-
-    assert (1, 1, 0) in sales and (0, 1, 1) in sales
-    assert all(max(s) <= 1 and sum(s) <= 2 for s in sales)
 
 
 # --- goods bonuses ---
@@ -309,6 +300,7 @@ def test_a_single_half_road_bonus_only_extends_a_drawn_road() -> None:
     """"Connect a half-road to an already-existing road in your province, thus building a fork or
     intersection." """
     g = game()
+    sheet_of(g, 0, roads={cell(2, 1): E | W})  # a straight drawn west of the residence
     carry_out(g, 0, ("money", 1), pool=[("half_road",), ("upgrade",)])
     halves = [d for d in legal_decisions(g) if d.bonus == 0]
     assert halves and {d.kind for d in halves} == {"half_road"}

@@ -368,12 +368,27 @@ def test_the_same_character_as_a_bonus_uses_a_palace_space() -> None:
     assert kinds(g) == {"goods"}  # nothing unmarked behind: a good instead
 
 
-def test_great_mogul_as_the_die_with_every_other_character_used_up_cannot_be_taken() -> None:
+def test_great_mogul_with_every_other_character_used_up_is_taken_only_for_his_palace_column() -> None:
+    """Decision 5: with every other character used up his action does nothing, but crossing him out (done
+    "before" the action) completes his area's column: the die can be taken for that; once he is used up
+    too, it cannot."""
     g = game()
     sheet_of(g, 0, palace={n: g.sheet.palace_uses for n in CHARACTER_NAMES[1:]})
     turn_of(g, 0)
     set_dice(g, {ORANGE_A: "great_mogul"})
-    assert decide("die", ORANGE_A) not in legal_decisions(g)
+    assert decide("die", ORANGE_A) in legal_decisions(g)
+
+    g2, events = apply(g, decide("die", ORANGE_A))
+
+    assert g2.players[0].palace[0] == 1
+    assert [e["source"] for e in events if e["type"] == "bonus_released"] == ["palace area 0 column 1"]
+    assert {"type": "bonus_wasted", "player": 0, "bonus": ["great_mogul"]} in events
+
+    g3 = game()
+    sheet_of(g3, 0, palace=dict.fromkeys(CHARACTER_NAMES, g3.sheet.palace_uses))
+    turn_of(g3, 0)
+    set_dice(g3, {ORANGE_A: "great_mogul"})
+    assert decide("die", ORANGE_A) not in legal_decisions(g3)
 
 
 def test_master_builder_halves_reach_an_edge_bonus() -> None:

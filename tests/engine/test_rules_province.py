@@ -50,9 +50,10 @@ def test_the_residence_starts_with_its_roads_drawn() -> None:
     assert sum(1 for arms in g.players[0].roads if arms) == 1
 
 
-def test_a_road_bonus_draws_a_straight_fork_or_intersection_but_no_bend() -> None:
+def test_a_road_bonus_without_a_printed_shape_draws_a_straight_fork_or_intersection_but_no_bend() -> None:
     """"Draw a straight, fork or intersection on an unoccupied province space; it has to be connected to
-    your residence via already-existing roads." """
+    your residence via already-existing roads." A road bonus of a sheet that prints no shape (decision 32)
+    offers the three."""
     g = game()
     carry_out(g, 0, ("money", 1), pool=[("road", SHAPES_ROAD_BONUS)])
 
@@ -82,12 +83,12 @@ def test_no_road_to_a_space_the_network_does_not_point_at() -> None:
     assert cell(3, 2) not in {space for space, _ in roads_offered(g2)}
 
 
-def test_a_half_road_at_the_residence_opens_the_way_to_a_new_space() -> None:
+def test_a_half_road_opens_the_way_to_a_new_space() -> None:
     """Decision 16/18: a half-road may point at an empty space, which a later road can then join."""
     g = game()
-    sheet_of(g, 0, roads={RESIDENCE: g.sheet.residence_arms | S})
+    sheet_of(g, 0, roads={cell(2, 1): E | W | S})  # a straight west of the residence, a half-road south
     g2, _ = green(g, "straight")
-    assert (cell(3, 2), N | S) in roads_offered(g2)
+    assert (cell(3, 1), N | S) in roads_offered(g2)
 
 
 def test_no_road_runs_off_the_province_edge_where_no_bonus_is_printed() -> None:
