@@ -66,7 +66,7 @@ def _verify(args: argparse.Namespace) -> int:
     from .fairness import LogError, load_log, verify
 
     try:
-        report = verify(load_log(args.log), args.commitment)
+        report = verify(load_log(args.log), args.commitment, args.contribution)
     except (OSError, ValueError, LogError) as e:  # unreadable, not JSON, too large
         report = {"ok": False, "problems": [f"cannot read the log: {e}"], "decisions": 0, "rolls": 0}
     if args.json:
@@ -162,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--commitment",
         help="the commitment you saw at the start of the game (the page shows it): a log with another is refused",
     )
+    ver.add_argument("--contribution", help="your page's dice contribution: a log made without it is refused")
     ver.add_argument("--json", action="store_true")
     ver.set_defaults(func=_verify)
     return parser

@@ -83,20 +83,23 @@ def contribution_problem(log: dict[str, Any], seed: str) -> str | None:
     return None
 
 
-def verify(log: dict[str, Any], seen_commitment: str | None = None) -> dict[str, Any]:
+def verify(log: dict[str, Any], seen_commitment: str | None = None, mine: str | None = None) -> dict[str, Any]:
     """Replays the log. Returns {"ok", "problems", "decisions", "rolls"}; problems name the first mismatch.
-    `seen_commitment`: the commitment the player saw at the start; a log with another one is refused."""
+    `seen_commitment`: the commitment the player saw at the start; a log with another one is refused.
+    `mine`: the contribution the player's page sent; a log whose dice were made without it is refused."""
     problems: list[str] = []
     report: dict[str, Any] = {"ok": False, "problems": problems, "decisions": 0, "rolls": 0}
     try:
-        _replay(log, seen_commitment, problems, report)
+        _replay(log, seen_commitment, mine, problems, report)
     except (KeyError, TypeError, ValueError, IndexError) as e:  # a log of the wrong shape: refused, not a crash
         problems.append(f"the log is not a well-formed game log ({type(e).__name__}: {e})")
     report["ok"] = not problems
     return report
 
 
-def _replay(log: dict[str, Any], seen: str | None, problems: list[str], report: dict[str, Any]) -> None:
+def _replay(
+    log: dict[str, Any], seen: str | None, mine: str | None, problems: list[str], report: dict[str, Any]
+) -> None:
     seed = log.get("seed")
     if seen is not None and seen.strip().lower() != log.get("commitment"):
         problems.append("the log's commitment is not the one you saw at the start: this is another game's log")
@@ -113,6 +116,10 @@ def _replay(log: dict[str, Any], seen: str | None, problems: list[str], report: 
     wrong = contribution_problem(log, seed)
     if wrong is not None:
         problems.append(wrong)
+        return
+    players_values = [c["value"] for c in log["contributions"] if c["by"] == "player"]
+    if mine is not None and mine.strip().lower() not in players_values:
+        problems.append("your contribution is not among the log's: the dice were made without it")
         return
     try:
         sheet = log_sheet(log["sheet"])
