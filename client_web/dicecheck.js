@@ -5,6 +5,8 @@
 
 import { sha256, sha256Hex, toHex } from "./sha256.js";
 
+export { sha256Hex };
+
 export const DICE_VERSION = "rajas-dice/2";
 const TWO64 = 1n << 64n;
 const HEX256 = /^[0-9a-f]{64}$/;

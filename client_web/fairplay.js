@@ -94,11 +94,14 @@ export class DiceCheck {
     n.textContent = this.text();
   }
 
-  /** An element showing the check, updated in place when it finishes. */
+  /** The check, updated in place when it finishes, and the commitment this page saw (for rajas verify). */
   node() {
     const n = html("p", { role: "status", "aria-live": "polite" });
     this.paint(n);
     this.nodes.add(n);
-    return n;
+    const d = this.room ? loadDice(this.room) : null;
+    const seen = d ? html("p", { class: "muted small commitment-seen" }, `${t("dice_commitment_seen", this.lang)} `,
+      html("code", { "data-commitment": d.commitment }, d.commitment)) : null;
+    return html("div", { class: "dice-check-box" }, n, seen);
   }
 }

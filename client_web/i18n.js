@@ -301,6 +301,8 @@ for (const lang of Object.keys(APP)) Object.assign(STRINGS[lang], APP[lang]);
 const DICE = {
   en: {
     dice_checking: "Checking the dice…",
+    dice_commitment_seen: "The commitment you saw at the start (rajas verify --commitment):",
+    dice_contributed: "dice value sent", dice_contributed_title: "This player's page has added its random value to the dice",
     dice_verified: "Dice verified: the start player and all {n} rolls follow from the revealed seed and every player's contribution.",
     dice_at_start: "the first round",
     dice_at_decision: "after decision {i}",
@@ -318,6 +320,8 @@ const DICE = {
   },
   nl: {
     dice_checking: "De dobbelstenen worden gecontroleerd…",
+    dice_commitment_seen: "De toezegging die je bij de start zag (rajas verify --commitment):",
+    dice_contributed: "dobbelwaarde verstuurd", dice_contributed_title: "De pagina van deze speler heeft haar willekeurige waarde aan de dobbelstenen toegevoegd",
     dice_verified: "Dobbelstenen gecontroleerd: de startspeler en alle {n} worpen volgen uit het onthulde zaad en de bijdrage van elke speler.",
     dice_at_start: "de eerste ronde",
     dice_at_decision: "na beslissing {i}",
@@ -335,6 +339,8 @@ const DICE = {
   },
   de: {
     dice_checking: "Die Würfel werden geprüft…",
+    dice_commitment_seen: "Die Zusage, die du zu Beginn gesehen hast (rajas verify --commitment):",
+    dice_contributed: "Würfelwert gesendet", dice_contributed_title: "Die Seite dieses Spielers hat ihren Zufallswert zu den Würfeln beigetragen",
     dice_verified: "Würfel geprüft: Startspieler und alle {n} Würfe folgen aus dem enthüllten Seed und dem Beitrag jedes Spielers.",
     dice_at_start: "die erste Runde",
     dice_at_decision: "nach Entscheidung {i}",
