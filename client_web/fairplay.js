@@ -42,17 +42,15 @@ export class DiceCheck {
 
   contribute(room, seat, d) {
     if (!d.value) { d.value = randomValue(); saveDice(room.code, d); }
-    const mine = room.seats[seat];
-    if (mine.contributed) {
-      if (!d.accepted && this.sent === d.value) { d.accepted = true; saveDice(room.code, d); }
-      return;
-    }
-    if (this.sent === d.value) return;
+    // Sent once per page; again after a reload that came before the reply (the same value is accepted again
+    // and changes nothing), and for a new seat after leaving and coming back.
+    if ((d.accepted && room.seats[seat].contributed) || this.sent === d.value) return;
     this.sent = d.value;
     // Against the commitment this page saw first: a server that changed it since is refused (bad_commitment).
     this.net.request(MSG.CONTRIBUTE, { commitment: d.commitment, value: d.value }).then(
-      () => { d.accepted = true; saveDice(room.code, d); },
-      () => { this.sent = null; }, // not connected, or refused: tried again with the next change of the room
+      () => { d.accepted = true; saveDice(room.code, d); this.sent = null; },
+      // Not connected: tried again with the next change of the room. Refused: not again (the server said why).
+      (e) => { if (e?.code === "disconnected" || e?.code === "timeout") this.sent = null; },
     );
   }
 

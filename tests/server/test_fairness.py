@@ -124,7 +124,7 @@ async def test_verify_commitment_refuses_a_log_made_from_another_seed(
     assert main(["verify", str(path), "--commitment", other["commitment"], "--contribution", VALUES[0]]) == 0
 
 
-async def test_verify_refuses_an_illegal_bot_decision(memory_server: Running, clients: Clients) -> None:
+async def test_verify_refuses_an_illegal_bot_decision(memory_server: Running, clients: Clients, tmp_path: Path) -> None:
     from rajas.engine import Decision, apply, legal_decisions, new_game
 
     log = await contributed_game(memory_server, clients, seed=8)
@@ -137,6 +137,11 @@ async def test_verify_refuses_an_illegal_bot_decision(memory_server: Running, cl
     forged["decisions"][40][1:3] = [illegal, "bot"]  # the server claims its bot took this decision
     problem = verify(forged)["problems"][0]
     assert problem.startswith("decision 40") and "bot" in problem and "not legal" in problem
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    assert main(["verify", str(path), "--commitment", log["commitment"]]) == 1
+    path.write_text(json.dumps(log))
+    assert main(["verify", str(path), "--commitment", log["commitment"]]) == 0
 
 
 async def test_verify_never_opens_a_path_the_log_names(

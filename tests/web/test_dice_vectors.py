@@ -70,3 +70,69 @@ def test_a_changed_vector_is_noticed(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/index.html")
     wrong = page.evaluate(CHECK.replace("MODULE", '"/dicecheck.js"'), vectors)
     assert len(wrong) == 1 and "rolls" in wrong[0]
+
+
+def _engine_log() -> dict[str, Any]:
+    """A whole game's log as the server writes it, made with the engine alone (random legal decisions)."""
+    import hashlib
+    import random
+
+    from rajas.engine import apply, legal_decisions, new_game
+    from rajas.engine.rng import DICE_VERSION, bot_contribution
+
+    seed = hashlib.sha256(b"browser check").hexdigest()
+    contributions = [
+        {"value": hashlib.sha256(b"page 0").hexdigest(), "by": "player"},
+        {"value": bot_contribution(seed, 1), "by": "bot"},
+        {"value": hashlib.sha256(b"page 2").hexdigest(), "by": "player"},
+    ]
+    state, events = new_game(3, seed, contributions=[c["value"] for c in contributions])
+    rolled = ("dice_rolled", "karma_rolled")
+    log: dict[str, Any] = {
+        "players": ["a", "b", "c"], "seed": seed, "commitment": hashlib.sha256(seed.encode()).hexdigest(),
+        "dice": DICE_VERSION, "contributions": contributions, "start_player": state.start_player,
+        "start_rolls": [e for e in events if e["type"] in rolled], "decisions": [],
+    }  # fmt: skip
+    rnd = random.Random(4)
+    while not state.is_over:
+        seat = state.current
+        decision = rnd.choice(legal_decisions(state))
+        state, events = apply(state, decision)
+        log["decisions"].append([seat, decision.to_wire(), "player", [e for e in events if e["type"] in rolled]])
+    return json.loads(json.dumps(log))
+
+
+def test_the_page_check_names_what_failed(page: Any, base_url: str) -> None:
+    log = _engine_log()
+    karma_at = next(i for i, d in enumerate(log["decisions"]) if any(r["type"] == "karma_rolled" for r in d[3]))
+    page.goto(f"{base_url}/index.html")
+    got = page.evaluate(
+        """async ([log, karmaAt]) => {
+          const m = await import("/dicecheck.js");
+          const seen = { commitment: log.commitment, contribution: log.contributions[2].value };
+          const copy = () => JSON.parse(JSON.stringify(log));
+          const out = { ok: m.checkLog(log, seen) };
+          let x = copy(); x.contributions[2].value = "f".repeat(64); out.mine = m.checkLog(x, seen);
+          x = copy(); x.contributions[1].value = "e".repeat(64); out.bot = m.checkLog(x, seen);
+          x = copy(); x.start_player = (x.start_player + 1) % 3; out.start = m.checkLog(x, seen);
+          x = copy(); x.seed = "0".repeat(64); out.seed = m.checkLog(x, seen);
+          x = copy(); x.start_rolls[0].faces[7] = (x.start_rolls[0].faces[7] + 1) % 6; out.first = m.checkLog(x, seen);
+          x = copy();
+          const r = x.decisions[karmaAt][3].find((r) => r.type === "karma_rolled");
+          r.faces[r.faces.length - 1] = (r.faces[r.faces.length - 1] + 1) % 6;
+          out.karma = { ...m.checkLog(x, seen), dice: r.dice };
+          return out;
+        }""",
+        [log, karma_at],
+    )
+    total = len(log["start_rolls"]) + sum(len(d[3]) for d in log["decisions"])
+    assert got["ok"] == {"ok": True, "rolls": total}
+    assert got["mine"]["step"]["kind"] == "mine"
+    assert got["bot"]["step"] == {"kind": "bot_contribution", "seat": 1}
+    assert got["start"]["step"]["kind"] == "start_player"
+    assert got["seed"]["step"]["kind"] == "seed"
+    assert got["first"]["step"] | {"log": None, "dice": None} == {
+        "kind": "roll", "roll": 1, "decision": None, "die": 7, "log": None, "dice": None,
+    }  # fmt: skip
+    # a karma reroll's failure names the die that reroll rolled, not its place in the event
+    assert got["karma"]["step"]["decision"] == karma_at and got["karma"]["step"]["die"] == got["karma"]["dice"][-1]
