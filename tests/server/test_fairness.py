@@ -89,6 +89,10 @@ async def test_every_seats_contribution_is_in_the_dice(memory_server: Running, c
     assert log["dice"] == "rajas-dice/2"
     assert log["contributions"][:2] == [{"value": VALUES[0], "by": "player"}, {"value": VALUES[1], "by": "player"}]
     assert log["contributions"][2]["by"] == "bot"  # seat 2 sent nothing: its bot's value, derived from the seed
+    counted = memory_server.hub.metrics.contributions
+    assert (counted.value("player"), counted.value("bot")) == (2, 1)
+    async with httpx.AsyncClient(base_url=memory_server.url) as http:
+        assert 'rajas_dice_contributions_total{by="player"} 2' in (await http.get("/metrics")).text
     report = verify(log, log["commitment"], VALUES[1])
     assert report["ok"], report["problems"]
 
