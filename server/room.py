@@ -91,7 +91,7 @@ class Room:
     watch: str  # the spectator-only code
     settings: dict[str, Any]
     status: str
-    seats: list[dict[str, Any]]  # {"id", "name", "token", "bot"}; during play, index = engine seat
+    seats: list[dict[str, Any]]  # {"id", "name", "token", "bot", "entropy"?}; during play, index = engine seat
     host: str | None  # seat id of the host
     host_token: str
     game: dict[str, Any] | None  # {"seed", "commitment"} from creation; at the start also "start_player", ...
