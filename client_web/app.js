@@ -10,6 +10,7 @@ import { html } from "./svg.js";
 import { renderLobby } from "./lobby.js";
 import { GameView } from "./game.js";
 import { describe } from "./log.js";
+import { DiceCheck } from "./fairplay.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -238,7 +239,10 @@ async function createRoom(settings, name) {
   go(`/?room=${r.code}`);
 }
 
+const diceCheck = new DiceCheck(net);
+
 const actions = {
+  diceCheck,
   lang: () => S.lang,
   net,
   state: S,
@@ -354,6 +358,7 @@ function render(events) {
   } else {
     root.replaceChildren(renderHome());
   }
+  diceCheck.sync(S, mySeat());
   document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang);
   expose();
 }

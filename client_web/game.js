@@ -354,7 +354,7 @@ export class GameView {
     this.overlay(html("div", { class: "result" },
       html("h2", null, this.L("final_scores")),
       html("p", { class: "result-winner" }, glyph("trophy", 26), ` ${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] })}`),
-      html("div", { class: "table-scroll" }, table), seed,
+      html("div", { class: "table-scroll" }, table), seed, this.actions.diceCheck ? this.actions.diceCheck.node() : null,
       html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => this.actions.home() }, this.L("new_game")))),
     { "data-overlay": "result" });
   }

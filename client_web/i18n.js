@@ -301,6 +301,68 @@ const APP = {
 };
 for (const lang of Object.keys(APP)) Object.assign(STRINGS[lang], APP[lang]);
 
+// The dice check at the end of a game (fairplay.js, docs/fairness.md).
+const DICE = {
+  en: {
+    dice_checking: "Checking the dice…",
+    dice_commitment_seen: "The commitment you saw at the start (rajas verify --commitment):",
+    dice_contributed: "dice value sent", dice_contributed_title: "This player's page has added its random value to the dice",
+    dice_verified: "Dice verified: the start player and all {n} rolls follow from the revealed seed and every player's contribution.",
+    dice_at_start: "the first round",
+    dice_at_decision: "after decision {i}",
+    dice_roll_face: "die {d} shows face {a} in the log, the seed gives face {b}",
+    dice_roll_shape: "the roll does not have the right number of dice",
+    dice_failed_roll: "Dice check failed at roll {r} ({w}): {x}.",
+    dice_failed_commitment: "Dice check failed: the log's commitment ({log}…) is not the one you saw at the start ({saw}…).",
+    dice_failed_seed: "Dice check failed: the revealed seed does not match the commitment.",
+    dice_failed_generator: "Dice check failed: the log names another dice generator.",
+    dice_failed_contributions: "Dice check failed: the log does not hold a valid contribution for every seat.",
+    dice_failed_bot_contribution: "Dice check failed: seat {seat}'s contribution is not the one its bot derives from the seed.",
+    dice_failed_mine: "Dice check failed: your page's contribution is not in the log.",
+    dice_failed_start_player: "Dice check failed: the start player is seat {a}, the seed gives seat {b}.",
+    dice_failed_no_log: "Dice check failed: the game log could not be fetched.",
+  },
+  nl: {
+    dice_checking: "De dobbelstenen worden gecontroleerd…",
+    dice_commitment_seen: "De toezegging die je bij de start zag (rajas verify --commitment):",
+    dice_contributed: "dobbelwaarde verstuurd", dice_contributed_title: "De pagina van deze speler heeft haar willekeurige waarde aan de dobbelstenen toegevoegd",
+    dice_verified: "Dobbelstenen gecontroleerd: de startspeler en alle {n} worpen volgen uit het onthulde zaad en de bijdrage van elke speler.",
+    dice_at_start: "de eerste ronde",
+    dice_at_decision: "na beslissing {i}",
+    dice_roll_face: "dobbelsteen {d} toont zijde {a} in het verslag, het zaad geeft zijde {b}",
+    dice_roll_shape: "de worp heeft niet het juiste aantal dobbelstenen",
+    dice_failed_roll: "Dobbelcontrole mislukt bij worp {r} ({w}): {x}.",
+    dice_failed_commitment: "Dobbelcontrole mislukt: de toezegging in het verslag ({log}…) is niet die je bij de start zag ({saw}…).",
+    dice_failed_seed: "Dobbelcontrole mislukt: het onthulde zaad past niet bij de toezegging.",
+    dice_failed_generator: "Dobbelcontrole mislukt: het verslag noemt een andere dobbelgenerator.",
+    dice_failed_contributions: "Dobbelcontrole mislukt: het verslag heeft niet voor elke plaats een geldige bijdrage.",
+    dice_failed_bot_contribution: "Dobbelcontrole mislukt: de bijdrage van plaats {seat} is niet die de bot uit het zaad afleidt.",
+    dice_failed_mine: "Dobbelcontrole mislukt: de bijdrage van jouw pagina staat niet in het verslag.",
+    dice_failed_start_player: "Dobbelcontrole mislukt: startspeler is plaats {a}, het zaad geeft plaats {b}.",
+    dice_failed_no_log: "Dobbelcontrole mislukt: het spelverslag kon niet worden opgehaald.",
+  },
+  de: {
+    dice_checking: "Die Würfel werden geprüft…",
+    dice_commitment_seen: "Die Zusage, die du zu Beginn gesehen hast (rajas verify --commitment):",
+    dice_contributed: "Würfelwert gesendet", dice_contributed_title: "Die Seite dieses Spielers hat ihren Zufallswert zu den Würfeln beigetragen",
+    dice_verified: "Würfel geprüft: Startspieler und alle {n} Würfe folgen aus dem enthüllten Seed und dem Beitrag jedes Spielers.",
+    dice_at_start: "die erste Runde",
+    dice_at_decision: "nach Entscheidung {i}",
+    dice_roll_face: "Würfel {d} zeigt im Protokoll Seite {a}, der Seed ergibt Seite {b}",
+    dice_roll_shape: "der Wurf hat nicht die richtige Zahl an Würfeln",
+    dice_failed_roll: "Würfelprüfung fehlgeschlagen bei Wurf {r} ({w}): {x}.",
+    dice_failed_commitment: "Würfelprüfung fehlgeschlagen: die Zusage im Protokoll ({log}…) ist nicht die, die du zu Beginn gesehen hast ({saw}…).",
+    dice_failed_seed: "Würfelprüfung fehlgeschlagen: der enthüllte Seed passt nicht zur Zusage.",
+    dice_failed_generator: "Würfelprüfung fehlgeschlagen: das Protokoll nennt einen anderen Würfelgenerator.",
+    dice_failed_contributions: "Würfelprüfung fehlgeschlagen: das Protokoll hat nicht für jeden Platz einen gültigen Beitrag.",
+    dice_failed_bot_contribution: "Würfelprüfung fehlgeschlagen: der Beitrag von Platz {seat} ist nicht der, den sein Bot aus dem Seed ableitet.",
+    dice_failed_mine: "Würfelprüfung fehlgeschlagen: der Beitrag deiner Seite fehlt im Protokoll.",
+    dice_failed_start_player: "Würfelprüfung fehlgeschlagen: Startspieler ist Platz {a}, der Seed ergibt Platz {b}.",
+    dice_failed_no_log: "Würfelprüfung fehlgeschlagen: das Spielprotokoll konnte nicht geladen werden.",
+  },
+};
+for (const lang of Object.keys(DICE)) Object.assign(STRINGS[lang], DICE[lang]);
+
 let current = "en";
 
 export function setLang(lang) {

@@ -169,6 +169,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
       html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
       html("span", { class: "seat-name" }, s.name, you ? html("span", { class: "muted" }, ` ${L("you_paren")}`) : null),
       room.host === s.id ? html("span", { class: "badge host" }, glyph("crown", 15), ` ${L("host")}`) : null,
+      s.contributed ? html("span", { class: "badge dice-in", "data-contributed": "1", title: L("dice_contributed_title") }, L("dice_contributed")) : null,
       html("span", { class: `presence ${s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.connected ? L("online") : L("away")),
       isHost && !you ? html("span", { class: "seat-actions" },
         html("button", { type: "button", class: "btn small", "data-action": "make-host", onclick: () => actions.send(MSG.HAND_OVER, { seat: i }) }, L("make_host")),

@@ -7,6 +7,7 @@ export const CLIENT_NAME = "rajas-web/1.0";
 // client -> server (protocol/messages.py CLIENT_TYPES)
 export const CLIENT_TYPES = Object.freeze([
   "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
+  "contribute",
 ]);
 export const MSG = Object.freeze(Object.fromEntries(CLIENT_TYPES.map((t) => [t.toUpperCase(), t])));
 
@@ -17,7 +18,8 @@ export const SERVER_TYPES = Object.freeze(["reply", "snapshot", "update", "prese
 export const ERROR_CODES = Object.freeze([
   "malformed_frame", "protocol_version", "not_joined", "bad_token", "room_not_found", "room_full",
   "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
-  "illegal_decision", "malformed_decision", "game_over", "stale_version", "rate_limited", "internal",
+  "illegal_decision", "malformed_decision", "game_over", "stale_version", "bad_commitment", "contribution_fixed",
+  "rate_limited", "internal",
 ]);
 
 export const ROLES = Object.freeze({ PLAYER: "player", SPECTATOR: "spectator" });

@@ -6,6 +6,7 @@ changed; a refused decision raises a RulesError and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .decisions import Decision
@@ -24,8 +25,10 @@ def new_game(
     seed: int | str | bytes,
     sheet: Sheet | str = "sun",
     start_player: int | None = None,
+    contributions: Sequence[str] = (),
 ) -> tuple[GameState, list[Event]]:
-    """A new game: every player gets a sheet, the start player is drawn (unless given) and rolls."""
+    """A new game: every player gets a sheet, the start player is drawn (unless given) and rolls. The dice
+    come from the seed and the players' `contributions` together (docs/fairness.md)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"the game is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
     if isinstance(sheet, str):
@@ -33,7 +36,7 @@ def new_game(
     g = GameState()
     g.sheet = sheet
     g.n = players
-    g.rng = seed_to_state(seed)
+    g.rng = seed_to_state(seed, contributions)
     if start_player is None:
         g.rng, start_player = roll(g.rng, players)
     elif not 0 <= start_player < players:

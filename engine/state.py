@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import CHARACTERS, GOODS, Effect
+from .rng import state_from_wire, state_to_wire
 from .sheet import Sheet
 
 MIDDLE = -1
@@ -244,7 +245,7 @@ class GameState:
         d = {
             "sheet": self.sheet.name,
             "sheet_digest": self.sheet.digest,
-            "rng": self.rng,
+            "rng": state_to_wire(self.rng),
             "round": self.round,
             "start_player": self.start_player,
             "order": self.order,
@@ -281,7 +282,7 @@ class GameState:
         g.sheet = sheet
         g.players = [PlayerState.from_dict(p) for p in d["players"]]
         g.n = len(g.players)
-        g.rng = int(d["rng"])
+        g.rng = state_from_wire(d["rng"])
         g.round = int(d["round"])
         g.start_player = int(d["start_player"])
         g.order = tuple(int(x) for x in d["order"])

@@ -189,6 +189,11 @@ class Client:
     async def start(self) -> Any:
         return await self.request("start")
 
+    async def contribute(self, value: str, commitment: str | None = None) -> Any:
+        """Sends this seat's dice contribution (64 hex digits) against the room's commitment as last seen."""
+        seen = commitment if commitment is not None else (self.room or {}).get("commitment")
+        return await self.request("contribute", commitment=seen, value=value)
+
     async def kick(self, seat: int) -> Any:
         return await self.request("kick", seat=seat)
 

@@ -21,6 +21,8 @@ ErrorCode = Literal[
     "malformed_decision",
     "game_over",
     "stale_version",  # the decision named a room version that is no longer current
+    "bad_commitment",  # a dice contribution made against another commitment than the room's (docs/fairness.md)
+    "contribution_fixed",  # a seat that already contributed a dice value sent a different one
     "rate_limited",
     "internal",
 ]

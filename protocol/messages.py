@@ -18,6 +18,7 @@ PROTOCOL_VERSION = 1
 MessageId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0, lt=2**53)]
 Name = Annotated[str, Field(min_length=1, max_length=32)]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
+Hex256 = Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]  # 32 bytes, lowercase hex
 
 
 class _Msg(BaseModel):
@@ -99,6 +100,16 @@ class Decide(_Msg):
     v: int | None = None  # the room version the decision was made at; a newer room refuses it (stale_version)
 
 
+class Contribute(_Msg):
+    """A seated player's random value for the dice, sent in the lobby after seeing the room's commitment
+    (docs/fairness.md): the dice come from the server's seed and every seat's value."""
+
+    type: Literal["contribute"]
+    id: MessageId
+    commitment: Hex256  # the commitment the player saw: the server refuses another (bad_commitment)
+    value: Hex256
+
+
 class GetSnapshot(_Msg):
     type: Literal["snapshot"]
     id: MessageId
@@ -110,12 +121,14 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping,
+    Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping
+    | Contribute,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
+    "contribute",
 )
 
 
@@ -144,6 +157,7 @@ class SeatView(_Msg):
     name: str
     connected: bool = False
     bot: bool = False  # the bot plays this seat now (owner away past the grace period)
+    contributed: bool = False  # the seat's player sent its dice contribution (lobby; docs/fairness.md)
 
 
 class RoomView(_Msg):
@@ -153,7 +167,7 @@ class RoomView(_Msg):
     seats: list[SeatView]
     host: str | None  # seat id of the host, None while the host is not seated
     spectators: int = 0
-    commitment: str | None = None  # sha256 of the dice seed, published when the game starts
+    commitment: str | None = None  # sha256 of the dice seed, published when the room is created
     seed: str | None = None  # revealed when the game is over
     deadline: float | None = None  # unix time the turn clock runs out
     auto: list[int] | None = None  # [round, turn, seat]: the bot finishes this timed-out turn

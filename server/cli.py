@@ -63,9 +63,12 @@ def _bots(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .fairness import load_log, verify
+    from .fairness import LogError, load_log, verify
 
-    report = verify(load_log(args.log))
+    try:
+        report = verify(load_log(args.log), args.commitment, args.contribution)
+    except (OSError, ValueError, LogError) as e:  # unreadable, not JSON, too large
+        report = {"ok": False, "problems": [f"cannot read the log: {e}"], "decisions": 0, "rolls": 0}
     if args.json:
         print(json.dumps(report))
     else:
@@ -155,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ver = sub.add_parser("verify", help="replay a finished game's log and check the seed and every roll")
     ver.add_argument("log", help="a log file, or the URL of /api/rooms/CODE/log")
+    ver.add_argument(
+        "--commitment",
+        help="the commitment you saw at the start of the game (the page shows it): a log with another is refused",
+    )
+    ver.add_argument("--contribution", help="your page's dice contribution: a log made without it is refused")
     ver.add_argument("--json", action="store_true")
     ver.set_defaults(func=_verify)
     return parser

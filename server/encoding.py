@@ -138,7 +138,7 @@ class StateEncoder:
         got = self._once[slot] = (key, pack(make()))
         return got[1]
 
-    def encode(self, state: GameState) -> tuple[bytes, int]:
+    def encode(self, state: GameState) -> tuple[bytes, str]:
         """The packed public state (all but the dice generator), and the generator's state."""
         before = self._players
         kept: list[tuple[PlayerState, bytes]] = []

@@ -1,30 +1,47 @@
-"""Provably fair dice: check a finished game's log against the seed the server committed to.
+"""Provably fair dice: check a finished game's log against what a player saw at the start (docs/fairness.md).
 
-At the start the server publishes sha256(seed); at the end it reveals the seed. Anyone can then replay
-the game from (players, seed, sheet, decisions) with the engine and see that every roll the server
-announced is the roll the seed dictates, that the start player was drawn from it, and that the final
-standings follow.
+The server publishes sha256(seed) when the room is created; each seated player's page then contributes a
+random value; the dice come from the seed and every contribution together; at the end the seed is revealed.
+`verify` replays the game from (players, seed, contributions, sheet, decisions) with the engine: every
+decision, the bot's included, must be legal, every roll the server announced must be the roll the generator
+gives, the start player must be drawn from it, and the final standings must follow.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from rajas.engine import Decision, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
+from rajas.engine.rng import DICE_VERSION, bot_contribution
+from rajas.engine.sheet import BUILTIN_SHEETS, Sheet
 
 from .codes import commitment
 from .room import ROLL_EVENTS, public_state
+
+MAX_LOG_BYTES = 64 << 20  # a whole game's log is well under a megabyte; never read an endless answer
+HEX256 = re.compile(r"[0-9a-f]{64}")
+
+
+class LogError(Exception):
+    """A log that cannot be read or does not have the shape of a game log."""
 
 
 def load_log(where: str) -> dict[str, Any]:
     if where.startswith(("http://", "https://")):
         with urllib.request.urlopen(where, timeout=30) as resp:
-            data: dict[str, Any] = json.loads(resp.read())
-            return data
-    data = json.loads(Path(where).read_text())
+            raw = resp.read(MAX_LOG_BYTES + 1)
+    else:
+        with Path(where).open("rb") as f:
+            raw = f.read(MAX_LOG_BYTES + 1)
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogError(f"the log is larger than {MAX_LOG_BYTES} bytes")
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        raise LogError("a game log is a JSON object")
     return data
 
 
@@ -37,38 +54,93 @@ def _rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(_plain([e for e in events if e["type"] in ROLL_EVENTS]))
 
 
-def verify(log: dict[str, Any]) -> dict[str, Any]:
-    """Replays the log. Returns {"ok", "problems", "decisions", "rolls"}; problems name the first mismatch."""
+def log_sheet(spec: Any) -> Sheet:
+    """The log's sheet: a built-in one by name, or the sheet file the log carries itself. Never a path: a log
+    naming a file would make the checking machine open it."""
+    if isinstance(spec, str):
+        if spec not in BUILTIN_SHEETS:
+            raise SheetError(f"sheet: {spec!r} is not a built-in sheet (a custom sheet is carried in the log)")
+        return load_sheet(spec)
+    if isinstance(spec, dict):
+        return parse_sheet(spec)
+    raise SheetError("sheet: neither a built-in sheet's name nor a sheet file")
+
+
+def contribution_problem(log: dict[str, Any], seed: str) -> str | None:
+    """What is wrong with the log's contributions, if anything: one per seat, 64 hex digits each, and a
+    seat marked as the bot's must hold exactly the value its bot derives from the seed."""
+    got = log.get("contributions")
+    players = log.get("players")
+    if not isinstance(got, list) or not isinstance(players, list) or len(got) != len(players):
+        return "the log does not hold one dice contribution per seat"
+    for seat, c in enumerate(got):
+        if not isinstance(c, dict) or not isinstance(c.get("value"), str) or not HEX256.fullmatch(c["value"]):
+            return f"seat {seat}'s contribution is not 64 hex digits"
+        if c.get("by") == "bot" and c["value"] != bot_contribution(seed, seat):
+            return f"seat {seat}'s contribution is marked as its bot's but is not the value the bot derives"
+        if c.get("by") not in ("player", "bot"):
+            return f"seat {seat}'s contribution is neither a player's nor a bot's"
+    return None
+
+
+def verify(log: dict[str, Any], seen_commitment: str | None = None, mine: str | None = None) -> dict[str, Any]:
+    """Replays the log. Returns {"ok", "problems", "decisions", "rolls"}; problems name the first mismatch.
+    `seen_commitment`: the commitment the player saw at the start; a log with another one is refused.
+    `mine`: the contribution the player's page sent; a log whose dice were made without it is refused."""
     problems: list[str] = []
-    checked_rolls = 0
-    seed = log.get("seed")
     report: dict[str, Any] = {"ok": False, "problems": problems, "decisions": 0, "rolls": 0}
-    if not seed:
+    try:
+        _replay(log, seen_commitment, mine, problems, report)
+    except (KeyError, TypeError, ValueError, IndexError) as e:  # a log of the wrong shape: refused, not a crash
+        problems.append(f"the log is not a well-formed game log ({type(e).__name__}: {e})")
+    report["ok"] = not problems
+    return report
+
+
+def _replay(
+    log: dict[str, Any], seen: str | None, mine: str | None, problems: list[str], report: dict[str, Any]
+) -> None:
+    seed = log.get("seed")
+    if seen is not None and seen.strip().lower() != log.get("commitment"):
+        problems.append("the log's commitment is not the one you saw at the start: this is another game's log")
+        return
+    if not isinstance(seed, str) or not seed:
         problems.append("the log has no seed: the game is not over, or the seed was not revealed")
-        return report
+        return
     if commitment(seed) != log.get("commitment"):
         problems.append("the revealed seed does not match the commitment published at the start")
-        return report
+        return
+    if log.get("dice") != DICE_VERSION:
+        problems.append(f"the log's dice generator is {log.get('dice')!r}, not {DICE_VERSION!r}")
+        return
+    wrong = contribution_problem(log, seed)
+    if wrong is not None:
+        problems.append(wrong)
+        return
+    players_values = [c["value"] for c in log["contributions"] if c["by"] == "player"]
+    if mine is not None and mine.strip().lower() not in players_values:
+        problems.append("your contribution is not among the log's: the dice were made without it")
+        return
     try:
-        spec = log["sheet"]
-        sheet = load_sheet(spec) if isinstance(spec, str) else parse_sheet(spec)
+        sheet = log_sheet(log["sheet"])
     except SheetError as e:
         problems.append(f"sheet: {e}")
-        return report
+        return
     if sheet.digest != log.get("sheet_digest"):
         problems.append("the sheet is not the one the game was played on")
-        return report
-    state, events = new_game(len(log["players"]), seed, sheet)
+        return
+    values = [c["value"] for c in log["contributions"]]
+    state, events = new_game(len(log["players"]), seed, sheet, contributions=values)
+    checked_rolls = len(_rolls(events))
     if state.start_player != log["start_player"]:
         problems.append(f"start player {log['start_player']} was not drawn from the seed ({state.start_player})")
     if _rolls(events) != _plain(log.get("start_rolls")):
         problems.append("the first roll does not follow from the seed")
-    checked_rolls += len(_rolls(events))
-    for i, (seat, wire, _by, rolls) in enumerate(log["decisions"]):
+    for i, (seat, wire, by, rolls) in enumerate(log["decisions"]):
         try:
             state, events = apply(state, Decision.from_wire(wire), player=seat)
         except RulesError as e:
-            problems.append(f"decision {i} ({wire} by seat {seat}) is not legal: {e.message}")
+            problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e.message}")
             break
         if _rolls(events) != _plain(rolls):
             problems.append(f"decision {i}: the dice announced {rolls} are not the seed's {_rolls(events)}")
@@ -81,5 +153,4 @@ def verify(log: dict[str, Any]) -> dict[str, Any]:
             problems.append("the final standings differ from the replay")
         elif log.get("final_state") is not None and _plain(public_state(state)) != _plain(log["final_state"]):
             problems.append("the final sheets differ from the replay")
-    report.update(ok=not problems, decisions=len(log["decisions"]), rolls=checked_rolls)
-    return report
+    report.update(decisions=len(log["decisions"]), rolls=checked_rolls)

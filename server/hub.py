@@ -292,6 +292,8 @@ class Hub:
                 continue
             if kind == "game_starting":
                 log.info("game started", extra={"event": "game_started", "room": code, "players": e["players"]})
+                for c in e.get("contributions") or ():
+                    self.metrics.contributions.inc(c["by"])
             elif kind == "game_over":
                 log.info("game over", extra={"event": "game_over", "room": code})
             elif kind in ("bot_took_over", "clock_expired"):

@@ -91,6 +91,11 @@ class Metrics:
         self.update_bytes = Counter("rajas_update_bytes_total", "bytes of update messages committed")
         self.dropped = Counter("rajas_slow_clients_dropped_total", "connections dropped for a full queue")
         self.takeovers = Counter("rajas_takeovers_total", "stalled rooms this node took over", "kind")
+        self.contributions = Counter(
+            "rajas_dice_contributions_total",
+            "seats' dice contributions fixed when games started: by a player's page, or by the bot (none was sent)",
+            "by",
+        )
         self.store_errors = Counter("rajas_store_errors_total", "store calls that failed (e.g. Redis down)")
         self.store_reconnects = Counter(
             "rajas_store_reconnects_total", "times this node's room feed lost Redis and reconnected (a Redis restart)"
@@ -129,6 +134,7 @@ class Metrics:
             self.update_bytes,
             self.dropped,
             self.takeovers,
+            self.contributions,
             self.store_errors,
             self.store_reconnects,
         ):

@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet, pending
+from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.engine.sheet import Sheet
 from rajas.protocol import pack
 from rajas.protocol.errors import ProtocolError
@@ -46,6 +47,12 @@ def sheet_for(settings: dict[str, Any]) -> Sheet:
         return _custom_sheets[key]
     except SheetError as e:
         raise from_sheet(e) from None
+
+
+def new_seed() -> dict[str, Any]:
+    """A room's dice seed and its published commitment."""
+    seed = codes.new_seed()
+    return {"seed": seed, "commitment": codes.commitment(seed)}
 
 
 def public_state(state: GameState) -> dict[str, Any]:
@@ -84,10 +91,10 @@ class Room:
     watch: str  # the spectator-only code
     settings: dict[str, Any]
     status: str
-    seats: list[dict[str, Any]]  # {"id", "name", "token", "bot"}; during play, index = engine seat
+    seats: list[dict[str, Any]]  # {"id", "name", "token", "bot", "entropy"?}; during play, index = engine seat
     host: str | None  # seat id of the host
     host_token: str
-    game: dict[str, Any] | None  # {"seed", "commitment", "start_player", "players"}
+    game: dict[str, Any] | None  # {"seed", "commitment"} from creation; at the start also "start_player", ...
     state: GameState | None
     v: int
     deadline: float | None
@@ -109,7 +116,7 @@ class Room:
         r.seats = []
         r.host = None
         r.host_token = codes.token()
-        r.game = None
+        r.game = new_seed()  # committed before anyone joins, so no contribution can be answered by choosing it
         r.state = None
         r.v = 1
         r.deadline = None
@@ -197,7 +204,13 @@ class Room:
             "status": self.status,
             "settings": settings,
             "seats": [
-                {"id": s["id"], "name": s["name"], "connected": s["id"] in (connected or ()), "bot": s["bot"]}
+                {
+                    "id": s["id"],
+                    "name": s["name"],
+                    "connected": s["id"] in (connected or ()),
+                    "bot": s["bot"],
+                    "contributed": "entropy" in s,
+                }
                 for s in self.seats
             ],
             "host": self.host,
@@ -221,14 +234,14 @@ class Room:
         (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
         encoder = encoder or StateEncoder()
         if self.state is None:
-            return Lazy(partial(self._record, encoder, None, 0)), pack(None)
+            return Lazy(partial(self._record, encoder, None, "")), pack(None)
         public, rng = encoder.encode(self.state)
         view = pack_map({"pending": pending(self.state, plain=False)}, [("state", public)])
         # (A bound method, not a closure: compiled by mypyc, a function with two closures keeps them in one
         # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
         return Lazy(partial(self._record, encoder, public, rng)), view
 
-    def _record(self, encoder: StateEncoder, public: bytes | None, rng: int) -> bytes:
+    def _record(self, encoder: StateEncoder, public: bytes | None, rng: str) -> bytes:
         if public is None:  # (no game yet: nothing packed to reuse)
             return pack(self.to_record())
         fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
@@ -328,22 +341,52 @@ class Room:
         self.settings = new
         return [{"type": "settings_changed", "settings": self.settings_view()}]
 
+    def contribute(self, seat: int, commitment: str, value: str) -> list[Event]:
+        """A seated player's random value for the dice, made seeing the room's `commitment` (docs/fairness.md)."""
+        self._require_lobby()
+        if self.game is None or commitment != self.game["commitment"]:
+            raise ProtocolError("bad_commitment", "this is not the commitment of this room's dice seed")
+        had = self.seats[seat].get("entropy")
+        if had == value:
+            return []
+        if had is not None:
+            raise ProtocolError("contribution_fixed", "this seat has already contributed another value")
+        self._own_seats()[seat] = {**self.seats[seat], "entropy": value}
+        return [{"type": "contributed", "player": seat, "id": self.seats[seat]["id"]}]
+
     def start(self, now: float) -> list[Event]:
         self._require_lobby()
         if len(self.seats) < 2:
             raise ProtocolError("wrong_phase", "at least 2 seated players are needed to start")
-        seed = codes.new_seed()
-        state, events = new_game(len(self.seats), seed, self.sheet)
+        game = self.game if self.game is not None else new_seed()
+        seed = game["seed"]
+        # A seat whose browser sent nothing gets the value its bot derives from the committed seed: fixed before
+        # anyone joined, so the server cannot choose it either.
+        contributions = [
+            {"value": s["entropy"], "by": "player"}
+            if "entropy" in s
+            else {"value": bot_contribution(seed, i), "by": "bot"}
+            for i, s in enumerate(self.seats)
+        ]
+        values = [c["value"] for c in contributions]
+        state, events = new_game(len(self.seats), seed, self.sheet, contributions=values)
         self.status = PLAYING
         self.game = {
             "seed": seed,
-            "commitment": codes.commitment(seed),
+            "commitment": game["commitment"],
             "start_player": state.start_player,
             "players": len(self.seats),
+            "dice": DICE_VERSION,
+            "contributions": contributions,
             "rolls": [e for e in events if e["type"] in ROLL_EVENTS],  # the first round's dice
         }
         self.state = state
-        head: Event = {"type": "game_starting", "commitment": self.game["commitment"], "players": len(self.seats)}
+        head: Event = {
+            "type": "game_starting",
+            "commitment": self.game["commitment"],
+            "players": len(self.seats),
+            "contributions": contributions,
+        }
         return [head, *events, *self._after_game_change(now)]
 
     def decide(self, seat: int, wire: Any, by: str, now: float) -> tuple[list[Event], list[Any]]:
@@ -415,6 +458,8 @@ class Room:
             "sheet_digest": self.sheet.digest,
             "commitment": self.game["commitment"],
             "seed": self.game["seed"] if self.status == OVER else None,
+            "dice": self.game.get("dice"),
+            "contributions": self.game.get("contributions"),
             "start_player": self.game["start_player"],
             "start_rolls": self.game["rolls"],
             "decisions": decisions,

@@ -14,6 +14,7 @@ from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_me
 from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
     ChangeSettings,
+    Contribute,
     CreateRoom,
     Decide,
     GetSnapshot,
@@ -126,6 +127,8 @@ class Session:
             return await self.play(msg.id, msg.decision, msg.v)
         if isinstance(msg, Leave):
             return await self.leave()
+        if isinstance(msg, Contribute):
+            return await self.contribute(msg)
         if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
             return await self.host_action(msg)
         raise ProtocolError("malformed_frame", "unknown message")
@@ -221,6 +224,19 @@ class Session:
 
         result: dict[str, Any] = await self.hub.change(code, decide)
         return result
+
+    async def contribute(self, msg: Contribute) -> dict[str, Any] | None:
+        """A seated player's dice contribution (docs/fairness.md)."""
+        code = self._room_code()
+
+        def add(r: Room) -> tuple[list[Event], None, None]:
+            events = r.contribute(self._seat(r), msg.commitment, msg.value)
+            if not events:
+                raise Skip()  # the same value again (a page reloaded): nothing to change
+            return events, None, None
+
+        await self.hub.change(code, add)
+        return None
 
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()

@@ -101,6 +101,7 @@ async def test_the_error_code_list_is_what_the_tests_cover() -> None:
         "malformed_frame", "protocol_version", "not_joined", "bad_token", "room_not_found", "room_full",
         "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
         "illegal_decision", "malformed_decision", "game_over", "stale_version", "rate_limited", "internal",
+        "bad_commitment", "contribution_fixed",  # tests/server/test_fairness.py
     }  # fmt: skip
     assert set(ERROR_CODES) == covered  # "internal" is the one no client can provoke on purpose
 
