@@ -40,6 +40,7 @@ from .sheet_limits import (
     PRICES_MAX,
     PROVINCE_MAX,
     PURPLE_FACE_MAX,
+    SHEET_BYTES_MAX,
     TENTS_MAX,
     TRACK_BONUSES_MAX,
     TRACK_SPACES_MAX,
@@ -599,6 +600,8 @@ def _face_effect(colour: str, face: Any, symbols: tuple[str, ...]) -> Effect:
 
 def parse_sheet(data: dict[str, Any] | str | bytes) -> Sheet:
     """Validates and compiles a sheet; raises SheetError naming the first bad field."""
+    if isinstance(data, str | bytes) and len(data) > SHEET_BYTES_MAX:
+        raise SheetError(f"sheet: {len(data)} bytes, more than a sheet file may have ({SHEET_BYTES_MAX})")
     try:
         if isinstance(data, str | bytes):
             data = json.loads(data)
@@ -632,6 +635,8 @@ def load_sheet(name_or_path: str | Path) -> Sheet:
         path = Path(key)
         if not path.is_file():
             raise SheetError(f"sheet: no built-in sheet or file named {key!r}")
+        if path.stat().st_size > SHEET_BYTES_MAX:
+            raise SheetError(f"sheet: {key!r} is larger than a sheet file may be ({SHEET_BYTES_MAX} bytes)")
         text = path.read_text()
     sheet = parse_sheet(text)
     _cache[key] = sheet

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+SHEET_BYTES_MAX = 256 * 1024  # a sheet file's text: the largest valid sheet is 40 KB, 148 KB indented by 4
 NOTE_MAX = 1000  # characters of reconstruction_note (the built-in sheets use under 200)
 NAME_MAX = 32  # characters of a building name, a river symbol, a die face, a province space
 PROVINCE_MAX = 8  # rows and columns of the province
