@@ -15,8 +15,8 @@ from .tracks import Event, has_crossed, standings
 
 FACES = 6
 # The rulebook has no round limit; a server needs one so that no game, on any sheet, runs forever (a sheet
-# whose tracks cannot meet, players who can no longer act). Bot games on Sun and Moon end by round 34 at
-# most (docs/rules-decisions.md), so no real game reaches it.
+# whose tracks cannot meet, players who can no longer act). Random players' games on Sun and Moon end by
+# round 36 at most (docs/rules-decisions.md), so no real game reaches it.
 ROUND_LIMIT: Final = 100
 
 
