@@ -141,7 +141,7 @@ def playable(draw: st.DrawFn) -> Sheet:
     # a handful of draws per sheet keeps generating a sheet cheap.
     rng = draw(st.randoms(use_true_random=False))
     spaces = draw(st.integers(min_value=10, max_value=TRACK_SPACES_MAX))
-    most_step = draw(st.integers(1, 4))
+    most_step = draw(st.integers(1, 7))
     for track in ("fame", "money"):
         t = d["tracks"][track]
         steps = [rng.randint(1, most_step) for _ in range(spaces - 1)]

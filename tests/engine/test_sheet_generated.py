@@ -16,7 +16,7 @@ from rajas.engine.turns import ROUND_LIMIT
 from .sheets_made import playable
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sheet=playable(), players=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_a_generated_sheet_that_passes_validation_plays_to_its_end(
     sheet: dict[str, Any], players: int, seed: int
