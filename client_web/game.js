@@ -354,6 +354,8 @@ export class GameView {
     this.overlay(html("div", { class: "result" },
       html("h2", null, this.L("final_scores")),
       html("p", { class: "result-winner" }, glyph("trophy", 26), ` ${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] })}`),
+      // Only the server's round limit ends a game in which nobody's tracks crossed.
+      res.some((r) => r.crossed) ? null : html("p", { class: "muted", "data-ended": "round_limit" }, this.L("round_limit", { n: S.game.state.round })),
       html("div", { class: "table-scroll" }, table), seed, this.actions.diceCheck ? this.actions.diceCheck.node() : null,
       html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => this.actions.home() }, this.L("new_game")))),
     { "data-overlay": "result" });

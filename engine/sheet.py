@@ -31,6 +31,25 @@ from .effects import (
     Effect,
 )
 from .errors import SheetError
+from .sheet_limits import (
+    EDGE_BONUSES_MAX,
+    KARMA_SPACES_MAX,
+    NAME_MAX,
+    NOTE_MAX,
+    PALACE_AREAS_MAX,
+    PALACE_USES_MAX,
+    PRICE_MAX,
+    PRICES_MAX,
+    PROVINCE_MAX,
+    PURPLE_FACE_MAX,
+    SHEET_BYTES_MAX,
+    TENTS_MAX,
+    TRACK_BONUSES_MAX,
+    TRACK_SPACES_MAX,
+    TRACK_VALUE_MAX,
+    UPGRADE_LEVEL_MAX,
+    check_finite,
+)
 
 Good = Literal["tea", "silk", "spices"]
 Character = Literal["great_mogul", "maharani", "trader", "raja_man_singh", "master_builder", "portuguese"]
@@ -153,25 +172,30 @@ Bonus = Annotated[
 ]
 
 
+# Every string and list a sheet file holds has a bound (sheet_limits.py): a sheet comes from anyone.
+Name = Annotated[str, Field(max_length=NAME_MAX)]
+Face = Name | Annotated[list[Good], Field(max_length=PURPLE_FACE_MAX)]
+
+
 class DieSpec(_Strict):
     colour: Colour
-    faces: list[str | list[Good]] = Field(min_length=6, max_length=6)
+    faces: list[Face] = Field(min_length=6, max_length=6)
 
 
 class EdgeBonus(_Strict):
     side: Direction
-    index: int = Field(ge=0)
+    index: int = Field(ge=0, lt=PROVINCE_MAX)
     bonus: Bonus
 
 
 class ProvinceSpec(_Strict):
-    cells: list[list[str]] = Field(min_length=2, max_length=8)
+    cells: list[Annotated[list[Name], Field(max_length=PROVINCE_MAX)]] = Field(min_length=2, max_length=PROVINCE_MAX)
     residence_roads: list[Direction] = Field(min_length=2, max_length=4)
-    edge_bonuses: list[EdgeBonus]
+    edge_bonuses: list[EdgeBonus] = Field(max_length=EDGE_BONUSES_MAX)
 
 
 class RiverSpace(_Strict):
-    symbol: str
+    symbol: str = Field(min_length=1, max_length=NAME_MAX)
     reward: list[Bonus] = Field(min_length=1, max_length=3)
 
 
@@ -180,13 +204,13 @@ class RiverSpec(_Strict):
 
 
 class TrackBonus(_Strict):
-    at: int = Field(ge=1)
+    at: int = Field(ge=1, le=TRACK_VALUE_MAX)
     bonus: Bonus
 
 
 class TrackSpec(_Strict):
-    values: list[int] = Field(min_length=10)
-    bonuses: list[TrackBonus]
+    values: list[Annotated[int, Field(ge=0, le=TRACK_VALUE_MAX)]] = Field(min_length=10, max_length=TRACK_SPACES_MAX)
+    bonuses: list[TrackBonus] = Field(max_length=TRACK_BONUSES_MAX)
 
     @model_validator(mode="after")
     def _increasing(self) -> TrackSpec:
@@ -195,8 +219,9 @@ class TrackSpec(_Strict):
         for a, b in zip(self.values, self.values[1:], strict=False):
             if b <= a:
                 raise ValueError(f"values must rise strictly, but {b} follows {a}")
+        spaces = set(self.values)  # a set: one look-up per bonus, not a walk along the track
         for tb in self.bonuses:
-            if tb.at not in self.values:
+            if tb.at not in spaces:
                 raise ValueError(f"bonus at {tb.at} is not on a space of the track")
         return self
 
@@ -219,11 +244,11 @@ class Tent(_Strict):
 
 class MarketRow(_Strict):
     good: Good
-    tents: list[Tent] = Field(min_length=1)
+    tents: list[Tent] = Field(min_length=1, max_length=TENTS_MAX)
 
 
 class MarketSpec(_Strict):
-    prices: list[int] = Field(min_length=3, max_length=12)
+    prices: list[Annotated[int, Field(le=PRICE_MAX)]] = Field(min_length=3, max_length=PRICES_MAX)
     rows: list[MarketRow] = Field(min_length=3, max_length=3)
 
     @model_validator(mode="after")
@@ -240,12 +265,12 @@ class MarketSpec(_Strict):
 
 class PalaceArea(_Strict):
     characters: list[Character] = Field(min_length=1, max_length=6)
-    column_bonuses: list[Bonus]
+    column_bonuses: list[Bonus] = Field(max_length=PALACE_USES_MAX)
 
 
 class PalaceSpec(_Strict):
-    uses: int = Field(ge=1, le=5)
-    areas: list[PalaceArea] = Field(min_length=1)
+    uses: int = Field(ge=1, le=PALACE_USES_MAX)
+    areas: list[PalaceArea] = Field(min_length=1, max_length=PALACE_AREAS_MAX)
 
     @model_validator(mode="after")
     def _characters(self) -> PalaceSpec:
@@ -259,9 +284,9 @@ class PalaceSpec(_Strict):
 
 
 class UpgradeSpec(_Strict):
-    buildings: list[str] = Field(min_length=2, max_length=6)
-    max_level: int = Field(ge=2, le=5)
-    column_bonuses: list[Bonus]
+    buildings: list[Name] = Field(min_length=2, max_length=6)
+    max_level: int = Field(ge=2, le=UPGRADE_LEVEL_MAX)
+    column_bonuses: list[Bonus] = Field(max_length=UPGRADE_LEVEL_MAX - 1)
 
     @model_validator(mode="after")
     def _columns(self) -> UpgradeSpec:
@@ -273,15 +298,15 @@ class UpgradeSpec(_Strict):
 
 
 class KarmaSpec(_Strict):
-    spaces: int = Field(ge=3, le=10)
-    start: int = Field(ge=0)
-    bonuses: list[TrackBonus]
+    spaces: int = Field(ge=3, le=KARMA_SPACES_MAX)
+    start: int = Field(ge=0, le=KARMA_SPACES_MAX)
+    bonuses: list[TrackBonus] = Field(max_length=KARMA_SPACES_MAX)
 
 
 class SheetSpec(_Strict):
     name: str = Field(pattern=r"^[a-z0-9_-]{1,32}$")
     title: str = Field(min_length=1, max_length=60)
-    reconstruction_note: str = ""
+    reconstruction_note: str = Field(default="", max_length=NOTE_MAX)
     dice: list[DieSpec] = Field(min_length=8, max_length=8)
     province: ProvinceSpec
     river: RiverSpec
@@ -301,6 +326,7 @@ class SheetSpec(_Strict):
         for kb in self.karma.bonuses:
             if kb.at > self.karma.spaces:
                 raise ValueError(f"karma.bonuses: {kb.at} is past the karma track")
+        check_finite(self)
         return self
 
 
@@ -596,6 +622,8 @@ def _face_effect(colour: str, face: Any, symbols: tuple[str, ...]) -> Effect:
 
 def parse_sheet(data: dict[str, Any] | str | bytes) -> Sheet:
     """Validates and compiles a sheet; raises SheetError naming the first bad field."""
+    if isinstance(data, str | bytes) and len(data) > SHEET_BYTES_MAX:
+        raise SheetError(f"sheet: {len(data)} bytes, more than a sheet file may have ({SHEET_BYTES_MAX})")
     try:
         if isinstance(data, str | bytes):
             data = json.loads(data)
@@ -608,6 +636,9 @@ def parse_sheet(data: dict[str, Any] | str | bytes) -> Sheet:
         raise SheetError(f"{where}: {message}" if where else message) from None
     except json.JSONDecodeError as e:
         raise SheetError(f"sheet: not JSON ({e.msg} at line {e.lineno})") from None
+    except (ValueError, RecursionError) as e:
+        # Bytes that are not UTF-8, an integer of thousands of digits, arrays nested thousands deep.
+        raise SheetError(f"sheet: not a JSON sheet ({type(e).__name__})") from None
     return compile_sheet(spec)
 
 
@@ -626,6 +657,8 @@ def load_sheet(name_or_path: str | Path) -> Sheet:
         path = Path(key)
         if not path.is_file():
             raise SheetError(f"sheet: no built-in sheet or file named {key!r}")
+        if path.stat().st_size > SHEET_BYTES_MAX:
+            raise SheetError(f"sheet: {key!r} is larger than a sheet file may be ({SHEET_BYTES_MAX} bytes)")
         text = path.read_text()
     sheet = parse_sheet(text)
     _cache[key] = sheet

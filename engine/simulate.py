@@ -12,12 +12,7 @@ from .game import apply, new_game
 from .invariants import check_state
 from .sheet import load_sheet
 from .state import GameState
-
-MAX_ROUNDS = 40
-
-
-class TooLong(Exception):
-    pass
+from .turns import ROUND_LIMIT
 
 
 def play_game(
@@ -27,9 +22,7 @@ def play_game(
     g, _ = new_game(players, seed, load_sheet(sheet))
     bots = [BOTS[bot](f"{seed}:{seat}") for seat in range(players)]
     decisions = 0
-    while not g.is_over:
-        if g.round > MAX_ROUNDS:
-            raise TooLong(f"game past {MAX_ROUNDS} rounds")
+    while not g.is_over:  # the engine ends every game by its round limit
         d = bots[g.current](g)
         g, events = apply(g, d)
         decisions += 1
@@ -54,6 +47,7 @@ def simulate(
     decisions = 0
     stats: Counter[str] = Counter()
     winner_overlap = 0.0
+    at_limit = 0  # games the round limit ended: nobody's tracks met
     started = time.perf_counter()
     for i in range(games):
         game_seed = seed * 1_000_003 + i
@@ -67,6 +61,8 @@ def simulate(
         decisions += n
         rounds.append(g.round)
         assert g.result is not None
+        if not any(r["crossed"] for r in g.result):
+            at_limit += 1
         winner_overlap += g.result[0]["overlap"]
     elapsed = time.perf_counter() - started
     picks = {c: stats["colour:" + c] for c in ("purple", "green", "blue", "orange")}
@@ -81,6 +77,8 @@ def simulate(
         "avg_rounds": round(sum(rounds) / done, 2),
         "max_rounds": max(rounds, default=0),
         "min_rounds": min(rounds, default=0),
+        "round_limit": ROUND_LIMIT,
+        "ended_at_round_limit": at_limit,
         "decisions": decisions,
         "decisions_per_s": round(decisions / elapsed, 1) if elapsed else 0.0,
         "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,

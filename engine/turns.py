@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import islice
+from typing import Final
 
 from .decisions import Decision, decision
 from .effects import ORDER_FREE
@@ -13,6 +14,10 @@ from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, PHASE
 from .tracks import Event, has_crossed, standings
 
 FACES = 6
+# The rulebook has no round limit; a server needs one so that no game, on any sheet, runs forever (a sheet
+# whose tracks cannot meet, players who can no longer act). Random players' games on Sun and Moon end by
+# round 36 at most (docs/rules-decisions.md), so no real game reaches it.
+ROUND_LIMIT: Final = 100
 
 
 def turn_order(n: int, start: int) -> tuple[int, ...]:
@@ -226,9 +231,7 @@ def end_turn(g: GameState, events: list[Event]) -> None:
         g.end_after = 1 if g.n == 2 and g.turn <= 1 else len(g.order) - 1
         events.append({"type": "game_end_triggered", "player": seat, "round": g.round, "after_turn": g.end_after})
     if g.end_after >= 0 and g.turn >= g.end_after:
-        g.phase = PHASE_OVER
-        g.result = standings(g)
-        events.append({"type": "game_over", "round": g.round, "result": g.result})
+        game_over(g, "tracks_crossed", events)
         return
     if g.turn + 1 < len(g.order):
         g.turn += 1
@@ -236,9 +239,21 @@ def end_turn(g: GameState, events: list[Event]) -> None:
         begin_turn(g, events)
         return
     events.append({"type": "round_ended", "round": g.round})
+    if g.round >= ROUND_LIMIT:
+        # Checked once a round, so advance() passing turns nobody can act on ends here too.
+        game_over(g, "round_limit", events)
+        return
     nxt = (g.start_player + 1) % g.n
     events.append({"type": "elephant_passed", "player": nxt})
     start_round(g, nxt, events)
+
+
+def game_over(g: GameState, reason: str, events: list[Event]) -> None:
+    """The game ends: the tracks crossed (the rulebook's end), or the server's round limit was reached;
+    either way the standings are the rulebook's (greatest overlap first)."""
+    g.phase = PHASE_OVER
+    g.result = standings(g)
+    events.append({"type": "game_over", "round": g.round, "reason": reason, "result": g.result})
 
 
 def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
