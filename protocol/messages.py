@@ -18,6 +18,7 @@ PROTOCOL_VERSION = 1
 MessageId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0, lt=2**53)]
 Name = Annotated[str, Field(min_length=1, max_length=32)]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
+Digest = Annotated[str, Field(min_length=1, max_length=64)]  # a sheet's digest (Snapshot.sheet_digest)
 
 
 class _Msg(BaseModel):
@@ -60,6 +61,7 @@ class Join(_Msg):
     name: Name | None = None
     token: Token | None = None  # seat token: reconnect to that seat
     host_token: Token | None = None
+    sheet_digest: Digest | None = None  # the sheet the client holds: the snapshot leaves it out if it is the room's
 
 
 class Leave(_Msg):
@@ -102,6 +104,7 @@ class Decide(_Msg):
 class GetSnapshot(_Msg):
     type: Literal["snapshot"]
     id: MessageId
+    sheet_digest: Digest | None = None  # as in Join
 
 
 class Ping(_Msg):
@@ -169,7 +172,8 @@ class Snapshot(_Msg):
     v: int
     room: RoomView
     game: GameView | None
-    sheet: dict[str, Any] | None = None  # the sheet file clients draw from
+    sheet: dict[str, Any] | None = None  # the sheet file clients draw from; None when the client holds it
+    sheet_digest: str | None = None  # the room's sheet's digest (engine Sheet.digest)
     recent: list[dict[str, Any]] | None = None  # the last ~50 updates' {v, time, events}, oldest first
 
 
