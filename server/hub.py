@@ -279,7 +279,7 @@ class Hub:
         if v is None or v <= room.v:
             return False
         self.metrics.stale_refusals_avoided.inc()
-        lr.newest = max(lr.newest, v)
+        self._spawn(self._resync(lr))  # (the clients here missed those updates too)
         return True
 
     async def _commit(self, lr: LocalRoom, code: str, room: Room, new: Room, events: list[Event], entry: Any) -> bool:
@@ -638,15 +638,20 @@ class Hub:
             # here get the room afresh, as a snapshot.
             behind.newest = v
             behind.last = time.monotonic()
-            async with behind.lock:
-                room = await self.load(code, fresh=True)
-                lean = await self.snapshot_frame(behind, room, room.sheet.digest)
-                full = await self.snapshot_frame(behind, room, None)
-            held = behind.held
-            for conn in behind.conns:
-                conn.push(lean if held.get(conn.cid) == room.sheet.digest else full)
-                held[conn.cid] = room.sheet.digest
-            log.info("missed updates: snapshot resent", extra={"event": "resync", "room": code, "v": v})
+            await self._resync(behind)
+
+    async def _resync(self, lr: LocalRoom) -> None:
+        """Updates were published while this node could not hear them (Redis restarted): the clients here get
+        the room afresh, as a snapshot (without the sheet for those that hold it)."""
+        async with lr.lock:
+            room = await self.load(lr.code, fresh=True)
+            lean = await self.snapshot_frame(lr, room, room.sheet.digest)
+            full = await self.snapshot_frame(lr, room, None)
+        held = lr.held
+        for conn in lr.conns:
+            conn.push(lean if held.get(conn.cid) == room.sheet.digest else full)
+            held[conn.cid] = room.sheet.digest
+        log.info("missed updates: snapshot resent", extra={"event": "resync", "room": lr.code, "v": room.v})
 
     async def _heal(self, lr: LocalRoom) -> None:
         if time.monotonic() - lr.last < self.stall or not lr.conns:
