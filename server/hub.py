@@ -30,7 +30,7 @@ from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
 COMMIT_TRIES = 8
-LISTED = 100  # rooms one GET /api/rooms lists at most (the oldest public rooms in the lobby)
+LISTED = 100  # rooms one GET /api/rooms lists at most (the newest public rooms in the lobby)
 
 
 def peek(message: bytes) -> dict[str, Any]:
@@ -186,7 +186,7 @@ class Hub:
         raise ProtocolError("internal", "could not find a free invite code")
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """GET /api/rooms: the public rooms in the lobby, oldest first, at most LISTED, from the store's index."""
+        """GET /api/rooms: the public rooms in the lobby, newest first, at most LISTED, from the store's index."""
         return [unpack(line) for line in await self.store.listed(LISTED)]
 
     async def resolve(self, code: str) -> tuple[str, bool]:

@@ -184,7 +184,7 @@ class MemoryStore(RoomStore):
 
     async def listed(self, limit: int) -> list[bytes]:
         out: list[bytes] = []
-        for line in self.public.values():  # (swept rooms leave the index with their record)
+        for line in reversed(self.public.values()):  # newest first (swept rooms leave with their record)
             if len(out) >= limit:
                 break
             out.append(line)

@@ -81,10 +81,11 @@ redis.call('PUBLISH', ARGV[5], ARGV[4])
 return 1
 """
 
-# KEYS: public zset, lobby hash. ARGV: how many lines, room key prefix, how many index entries to look at.
+# KEYS: public zset, lobby hash. ARGV: how many lines, room key prefix, how many index entries to look at (newest
+# first: a room waiting for players was most likely made lately).
 # Rooms that expired (or lost their line) leave the index as they are met; the work is bounded by ARGV[3].
 LISTED = """
-local codes = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)
+local codes = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)
 local out = {}
 for _, c in ipairs(codes) do
   if #out >= tonumber(ARGV[1]) then break end

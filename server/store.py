@@ -111,7 +111,7 @@ class RoomStore(ABC):
 
     @abstractmethod
     async def listed(self, limit: int) -> list[bytes]:
-        """Up to `limit` lines of the lobby index (public rooms in the lobby), oldest room first: read from the
+        """Up to `limit` lines of the lobby index (public rooms in the lobby), newest room first: read from the
         index kept by `create` and `commit`, never by loading rooms."""
 
     @abstractmethod

@@ -7,60 +7,12 @@ version in the store before it refuses, and a decision it could not check is not
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import shutil
-import signal
-import subprocess
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 from rajas.protocol.client import Client
 
-from tests.scale.topology import REDIS, free_port, wait_port
-
 from .node import metric, rajas_node
-
-
-class Redis:
-    """A redis-server of this test's own, persisting every write (appendfsync always), that can be killed and
-    started again on the same port with the same files."""
-
-    def __init__(self) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="rajas-redis-restart-"))
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save", "",
-             "--appendonly", "yes", "--appendfsync", "always"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        wait_port(self.port, self.proc, "redis-server")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-
-@contextlib.contextmanager
-def own_redis() -> Iterator[Redis]:
-    r = Redis()
-    r.start()
-    try:
-        yield r
-    finally:
-        if r.proc is not None and r.proc.poll() is None:
-            r.kill()
-        shutil.rmtree(r.dir, ignore_errors=True)
+from .own_redis import Redis, own_redis
 
 
 async def test_a_node_does_not_refuse_a_valid_decision_from_its_copy_after_a_redis_restart() -> None:
@@ -93,7 +45,7 @@ async def until_it_is(c: Client, seat: int | None, others: list[Client]) -> None
         assert mover.pending is not None
         data = await mover.decide(mover.pending["options"][0], v=mover.v)
         for x in (c, *others):
-            await x.wait_for(lambda x: x.v >= data["v"])
+            await x.wait_for(lambda x, v=data["v"]: x.v >= v)
 
 
 async def a_turn_missed_by_node_one(redis: Redis, a: Client, b: Client) -> None:
@@ -111,7 +63,7 @@ async def a_turn_missed_by_node_one(redis: Redis, a: Client, b: Client) -> None:
             await asyncio.sleep(0.05)
             assert time.monotonic() - started < 10
             continue
-        await b.wait_for(lambda c: c.v >= data["v"])
+        await b.wait_for(lambda c, v=data["v"]: c.v >= v)
     assert b.pending is not None and b.pending["player"] == a.seat
     # a decides without `v` (whatever is newest): a valid decision, which node one's copy would refuse.
     mid = a.next_id()
