@@ -16,22 +16,22 @@ from typing import Any
 
 import httpx
 from rajas.engine import load_sheet
-from rajas.protocol.client import Client, ServerError
+from rajas.protocol.client import Client
 
 from .node import Node, Probe, metric, rss_mb
 
 ATTACKERS = 5
-SECONDS = 8.0
-GROWTH_MB = 150  # what the attack may add to the node's memory (it added 1,300 MB before)
+SECONDS = 10.0
+GROWTH_MB = 50  # what the attack may add to the node's memory (a copy of the sheet per request added hundreds)
 
 
 def assert_responsive(probe: Probe) -> None:
     """Another room's decisions were answered within 100 ms during the attack: nine in ten of them, and none
-    took over half a second (the tests share a loaded machine: a lone late answer is its scheduler, not the node)."""
+    took a second (the tests share a loaded machine: a lone late answer is its scheduler, not the node)."""
     times = sorted(probe.times_ms)
     assert len(times) >= 5, "the probe hardly played during the attack"
     p90 = times[int(len(times) * 0.9) - 1]
-    assert p90 < 100 and times[-1] < 500, f"another room's decisions: p90 {p90:.0f} ms, worst {times[-1]:.0f} ms"
+    assert p90 < 100 and times[-1] < 1000, f"another room's decisions: p90 {p90:.0f} ms, worst {times[-1]:.0f} ms"
 
 
 async def big_sheet_room(node: Node) -> tuple[dict[str, Any], int]:
@@ -76,22 +76,23 @@ def ws_text(obj: dict[str, Any]) -> bytes:
 
 
 def never_reading_spectator(port: int, watch: str, seconds: float) -> int:
-    """Joins as a spectator and asks for snapshots (as fast as the node's rate allows) without reading a byte;
-    returns how many it asked for."""
-    s = ws_open(port)
+    """Joins as a spectator and asks for snapshots (about as fast as the node's rate allows) without reading a
+    byte, joining again whenever the node drops it as too slow; returns how many it asked for."""
     sent = 0
-    try:
-        s.sendall(ws_text({"type": "hello", "id": 1, "protocol": 1}))
-        s.sendall(ws_text({"type": "join", "id": 2, "room": watch, "role": "spectator"}))
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            s.sendall(ws_text({"type": "snapshot", "id": 3 + sent}))
-            sent += 1
-            time.sleep(0.01)
-    except OSError:  # dropped by the node as too slow: that is one of the answers it may give
-        pass
-    finally:
-        s.close()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        s = ws_open(port)
+        try:
+            s.sendall(ws_text({"type": "hello", "id": 1, "protocol": 1}))
+            s.sendall(ws_text({"type": "join", "id": 2, "room": watch, "role": "spectator"}))
+            while time.monotonic() < end:
+                s.sendall(ws_text({"type": "snapshot", "id": 3 + sent}))
+                sent += 1
+                time.sleep(0.009)
+        except OSError:  # dropped by the node as too slow: come back
+            pass
+        finally:
+            s.close()
     return sent
 
 
@@ -115,6 +116,7 @@ async def test_never_reading_spectators_asking_for_snapshots_do_not_fill_the_nod
     assert asked * sheet_bytes / 2**20 > GROWTH_MB or sheet_bytes < 20_000
     assert peak - before < GROWTH_MB, f"memory grew {peak - before:.0f} MB under the attack ({before:.0f} MB before)"
     assert metric(node, "rajas_snapshots_shared_total") > 0
+    assert rss_mb(node) - before < GROWTH_MB  # and nothing stays behind once they are gone
     # Nothing changed: the attacked room is still in the lobby with nobody seated.
     async with httpx.AsyncClient(base_url=node.url) as http:
         info = (await http.get(f"/api/rooms/{room['watch']}")).json()
@@ -133,12 +135,9 @@ async def test_reading_clients_asking_for_snapshots_leave_other_rooms_fast(node:
         async def ask(c: Client, until: float) -> int:
             n = 0
             while time.monotonic() < until:
-                try:
-                    await c.snapshot()  # says the digest it holds
-                    n += 1
-                except ServerError as e:  # as fast as the node lets a connection ask
-                    assert e.code == "rate_limited"
-                    await asyncio.sleep(0.05)
+                await c.snapshot()  # says the digest it holds
+                n += 1
+                await asyncio.sleep(0.012)  # (about as fast as the node lets one connection ask)
             return n
 
         until = time.monotonic() + 4.0
