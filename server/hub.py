@@ -456,8 +456,9 @@ class Hub:
         connection that asks: repeated requests cost neither a rebuild nor another copy in memory."""
         snap = lr.snap
         if snap is None or snap[0] is not room or snap[1] is not lr.counts:
-            counts = lr.counts
-            head = self.snapshot(lr, room, await self.recent(lr.code, room.v))
+            recent = await self.recent(lr.code, room.v)
+            counts = lr.counts  # (after the wait: the counts the view shows)
+            head = self.snapshot(lr, room, recent)
             del head["sheet"]
             snap = lr.snap = (room, counts, pack(head), [None, None])
         else:
@@ -645,12 +646,10 @@ class Hub:
         the room afresh, as a snapshot (without the sheet for those that hold it)."""
         async with lr.lock:
             room = await self.load(lr.code, fresh=True)
-            lean = await self.snapshot_frame(lr, room, room.sheet.digest)
-            full = await self.snapshot_frame(lr, room, None)
-        held = lr.held
-        for conn in lr.conns:
-            conn.push(lean if held.get(conn.cid) == room.sheet.digest else full)
-            held[conn.cid] = room.sheet.digest
+            held = lr.held
+            for conn in list(lr.conns):
+                conn.push(await self.snapshot_frame(lr, room, held.get(conn.cid)))
+                held[conn.cid] = room.sheet.digest
         log.info("missed updates: snapshot resent", extra={"event": "resync", "room": lr.code, "v": room.v})
 
     async def _heal(self, lr: LocalRoom) -> None:
