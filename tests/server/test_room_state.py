@@ -186,3 +186,44 @@ async def test_a_record_written_whole_gets_its_fixed_part_at_the_next_commit(ser
     assert ok
     loaded = Room.from_record(unpack(await store.load(room.code) or b""))
     assert loaded.v == 2 and loaded.seats[0]["name"] == "a" and loaded.settings == room.settings
+
+
+async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_updates(
+    redis_url: str, clients: Clients
+) -> None:
+    """Node one stops hearing the room's channel (as across a Redis restart); node two plays on. A valid decision
+    sent to node one without `v` is applied, not refused from node one's old copy; a wrong one is still refused."""
+    from rajas.protocol.client import ServerError
+    from rajas.server.redis_store import RedisStore
+
+    from .conftest import run_server
+
+    async with run_server(RedisStore(redis_url)) as one, run_server(RedisStore(redis_url)) as two:
+        a = await clients.open(one.url)
+        created = await a.create_room(seats=2)
+        await a.join(created["code"], name="a", host_token=created["host_token"])
+        b = await clients.open(two.url)
+        await b.join(created["code"], name="b")
+        await a.start()
+        for c in (a, b):
+            await c.wait_for(lambda c: c.game is not None)
+        while b.pending is not None and b.pending["player"] != b.seat:  # b is to decide
+            m = mover([a, b])
+            assert m.pending is not None
+            await sync([a, b], (await m.decide(m.pending["options"][0], v=m.v))["v"])
+        lr = one.hub.rooms[created["code"]]
+        assert lr.listener is not None
+        await one.store.unsubscribe(created["code"], lr.listener)  # node one hears nothing more of the room
+        while b.pending is not None and b.pending["player"] == b.seat:
+            data = await b.decide(b.pending["options"][0], v=b.v)
+            await b.wait_for(lambda c, v=data["v"]: c.v >= v)
+        assert b.pending is not None and a.v < b.v
+        newest = b.v
+        got = await a.decide(b.pending["options"][0])  # a's turn, though node one's copy says b's
+        assert got["v"] == newest + 1
+        assert one.hub.metrics.stale_refusals_avoided.value() >= 1
+        with pytest.raises(ServerError) as e:  # a wrong decision is still refused, with its own code
+            await a.decide(["river", [99], -1])
+        assert e.value.code not in ("internal", "not_your_turn")
+
+
