@@ -4,6 +4,7 @@ room's record keeps its fixed part (with the sheet) apart from what a decision c
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -227,3 +228,27 @@ async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_u
         assert e.value.code not in ("internal", "not_your_turn")
 
 
+
+
+async def test_an_expired_room_leaves_the_lobby_index(redis_url: str) -> None:
+    from rajas.protocol import pack
+    from rajas.server.redis_store import PREFIX, RedisStore
+
+    memory = MemoryStore(ttl=10)
+    assert await memory.create("m1", "mw1", b"\x80", True, b"\x80", pack({"code": "m1"}))
+    assert await memory.listed(10) == [pack({"code": "m1"})]
+    memory.sweep(now=memory.touched["m1"] + 11)  # abandoned past the TTL: swept
+    assert await memory.listed(10) == [] and await memory.public_rooms() == []
+
+    redis = RedisStore(redis_url, ttl=1)
+    await redis.start()
+    try:
+        code = "expiring-room"
+        assert await redis.create(code, "expiring-watch", b"\x80", True, b"\x80", pack({"code": code}))
+        assert pack({"code": code}) in await redis.listed(100)
+        await asyncio.sleep(2.1)  # the room's keys expire; its index entries are dropped when next met
+        assert pack({"code": code}) not in await redis.listed(100)
+        assert await redis.redis.zscore(f"{PREFIX}public", code) is None
+        assert await redis.redis.hget(f"{PREFIX}lobby", code) is None
+    finally:
+        await redis.close()
