@@ -27,8 +27,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from .connection import Limits
-    from .room import SHEETS
     from .serve import serve
+    from .sheet_cache import SHEETS
 
     SHEETS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE, as the cache read at import)
 

@@ -104,8 +104,8 @@ class Metrics:
             GC_BUCKETS,
         )
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
-        # ---- room state: the parsed-sheet cache and shared snapshots (helper `state`) ----
-        from .room import SHEETS  # (here: room imports what imports metrics)
+        # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
+        from .sheet_cache import SHEETS
 
         self.gauge("rajas_sheet_cache_entries", "parsed custom sheets in the cache", lambda: [("", len(SHEETS))])
         self.gauge(

@@ -7,16 +7,12 @@ that loads the record sees the same room.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import time
-from collections import OrderedDict
 from collections.abc import Collection
 from functools import partial
 from typing import Any
 
-from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet, pending
+from rajas.engine import Decision, GameState, RulesError, apply, new_game, pending
 from rajas.engine.sheet import Sheet
 from rajas.protocol import pack
 from rajas.protocol.errors import ProtocolError
@@ -24,7 +20,8 @@ from rajas.protocol.messages import RoomSettings
 
 from . import codes
 from .encoding import Lazy, StateEncoder, extend_map, pack_map
-from .errors import from_rules, from_sheet
+from .errors import from_rules
+from .sheet_cache import sheet_for
 from .store import SPECTATORS, connected_seats
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
@@ -34,53 +31,6 @@ ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the s
 SEEN_KEEP = 16
 
 Event = dict[str, Any]
-
-
-class SheetCache:
-    """Parsed custom sheets by the content hash of their file, the least recently used dropped past `limit`:
-    rooms on one sheet share one parse, and sheets of rooms long gone do not stay behind."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = max(1, limit)
-        self.sheets: OrderedDict[str, Sheet] = OrderedDict()
-        self.evictions = 0
-
-    def __len__(self) -> int:
-        return len(self.sheets)
-
-    def get(self, spec: dict[str, Any]) -> Sheet:
-        key = hashlib.sha256(json.dumps(spec, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-        got = self.sheets.get(key)
-        if got is not None:
-            self.sheets.move_to_end(key)
-            return got
-        sheet = parse_sheet(spec)
-        self.sheets[key] = sheet
-        while len(self.sheets) > self.limit:
-            self.sheets.popitem(last=False)
-            self.evictions += 1
-        return sheet
-
-
-def _cache_size() -> int:
-    try:
-        return int(os.environ.get("RAJAS_SHEET_CACHE") or 64)
-    except ValueError:
-        return 64
-
-
-SHEETS = SheetCache(_cache_size())  # (RAJAS_SHEET_CACHE: read here, as the cache lives as long as the process)
-
-
-def sheet_for(settings: dict[str, Any]) -> Sheet:
-    """The sheet a room plays on; a host's custom sheet is parsed once while it stays in the cache."""
-    spec = settings["sheet"]
-    try:
-        if isinstance(spec, str):
-            return load_sheet(spec)
-        return SHEETS.get(spec)
-    except SheetError as e:
-        raise from_sheet(e) from None
 
 
 def public_state(state: GameState) -> dict[str, Any]:

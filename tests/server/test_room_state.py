@@ -13,7 +13,7 @@ from rajas.engine import load_sheet
 from rajas.protocol import unpack
 from rajas.protocol.client import Client
 from rajas.server.memory_store import MemoryStore
-from rajas.server.room import SheetCache
+from rajas.server.sheet_cache import SheetCache
 
 from .conftest import Clients, Running, mover, seated_room, sync
 
