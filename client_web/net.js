@@ -7,11 +7,30 @@
 //   net.close();
 //
 // Status: "connecting" | "online" | "offline" (with net.retryIn seconds until the next attempt).
+//
+// The room's sheet file is kept by its digest (in memory and in sessionStorage, so a reload has it): `join` and
+// `snapshot` tell the server which sheet this tab holds, and a snapshot that leaves the sheet out (the server's
+// is the same) gets the kept one put back in before onSnapshot sees it.
 
 import { PROTOCOL_VERSION, CLIENT_NAME, MSG } from "./protocol.js";
 
 const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
 const REQUEST_TIMEOUT = 15000;
+const SHEET_KEY = "rajas.sheet"; // sessionStorage: {digest, sheet} of the last room sheet received
+const SAYS_SHEET = new Set([MSG.JOIN, MSG.SNAPSHOT]); // messages that name the sheet held
+
+function keptSheet() {
+  try {
+    const got = JSON.parse(sessionStorage.getItem(SHEET_KEY) || "null");
+    return got && typeof got.digest === "string" && got.sheet && typeof got.sheet === "object" ? got : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepSheet(kept) {
+  try { sessionStorage.setItem(SHEET_KEY, JSON.stringify(kept)); } catch { /* full or disabled: memory only */ }
+}
 
 function randomPrefix() {
   const a = new Uint32Array(2);
@@ -41,6 +60,7 @@ export class Net {
     this.snapshotAsked = false;
     this.closed = false;
     this.sent = { total: 0 };
+    this.sheet = keptSheet(); // {digest, sheet} held, or null
   }
 
   nextId() {
@@ -133,7 +153,8 @@ export class Net {
       this.pending.set(id, { resolve, reject, timer, type });
       this.sent[type] = (this.sent[type] || 0) + 1;
       this.sent.total += 1;
-      this.ws.send(JSON.stringify({ ...fields, type, id }));
+      const held = SAYS_SHEET.has(type) && this.sheet && fields.sheet_digest === undefined ? { sheet_digest: this.sheet.digest } : {};
+      this.ws.send(JSON.stringify({ ...fields, ...held, type, id }));
     });
   }
 
@@ -151,6 +172,12 @@ export class Net {
         return;
       }
       case "snapshot":
+        if (msg.sheet && msg.sheet_digest) {
+          this.sheet = { digest: msg.sheet_digest, sheet: msg.sheet };
+          keepSheet(this.sheet);
+        } else if (!msg.sheet && msg.sheet_digest && this.sheet?.digest === msg.sheet_digest) {
+          msg.sheet = this.sheet.sheet; // left out: this tab holds it
+        }
         this.v = msg.v;
         this.snapshotAsked = false;
         this.opts.onSnapshot?.(msg);

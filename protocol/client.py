@@ -53,6 +53,7 @@ class Client:
         self.room: dict[str, Any] | None = None
         self.game: dict[str, Any] | None = None
         self.sheet: dict[str, Any] | None = None
+        self.sheet_digest: str | None = None  # the digest of `sheet`: told to the server, which then leaves it out
         self.events: list[dict[str, Any]] = []  # every game and room event seen, in order
         self.presence: dict[str, Any] | None = None
         self.seat_id: str | None = None
@@ -135,8 +136,12 @@ class Client:
             if fut is not None and not fut.done():
                 fut.set_result(msg)
         elif kind == "snapshot":
+            if msg.get("sheet") is not None:
+                self.sheet, self.sheet_digest = msg["sheet"], msg.get("sheet_digest")
+            elif msg.get("sheet_digest") != self.sheet_digest:  # (never: it is left out only when we hold it)
+                self.sheet = self.sheet_digest = None
             if msg["v"] >= self.v:
-                self.v, self.room, self.game, self.sheet = msg["v"], msg["room"], msg["game"], msg["sheet"]
+                self.v, self.room, self.game = msg["v"], msg["room"], msg["game"]
         elif kind == "update":
             if msg["v"] <= self.v:
                 return  # already in the snapshot
@@ -153,7 +158,7 @@ class Client:
 
     async def _resync(self) -> None:
         with contextlib.suppress(Exception):
-            await self.request("snapshot")
+            await self.snapshot()
 
     async def wait_for(self, predicate: Callable[[Client], bool], timeout: float = 10.0) -> None:
         async def wait() -> None:
@@ -179,7 +184,8 @@ class Client:
         host_token: str | None = None,
     ) -> dict[str, Any]:
         fields: dict[str, Any] = {"room": room, "role": role}
-        for key, value in (("name", name), ("token", token), ("host_token", host_token)):
+        held = self.sheet_digest
+        for key, value in (("name", name), ("token", token), ("host_token", host_token), ("sheet_digest", held)):
             if value is not None:
                 fields[key] = value
         data: dict[str, Any] = await self.request("join", **fields)
@@ -213,7 +219,10 @@ class Client:
         return await self.request("decide", id=id, **fields)
 
     async def snapshot(self) -> Any:
-        return await self.request("snapshot")
+        """Asks for a snapshot; the sheet comes with it only when it is not the one this client holds."""
+        if self.sheet_digest is None:
+            return await self.request("snapshot")
+        return await self.request("snapshot", sheet_digest=self.sheet_digest)
 
     # ---- the mirror ---------------------------------------------------------------------------------------
 

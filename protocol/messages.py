@@ -19,6 +19,7 @@ MessageId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, 
 Name = Annotated[str, Field(min_length=1, max_length=32)]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
 Hex256 = Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]  # 32 bytes, lowercase hex
+Digest = Annotated[str, Field(min_length=1, max_length=64)]  # a sheet's digest (Snapshot.sheet_digest)
 
 
 class _Msg(BaseModel):
@@ -61,6 +62,7 @@ class Join(_Msg):
     name: Name | None = None
     token: Token | None = None  # seat token: reconnect to that seat
     host_token: Token | None = None
+    sheet_digest: Digest | None = None  # the sheet the client holds: the snapshot leaves it out if it is the room's
 
 
 class Leave(_Msg):
@@ -113,6 +115,7 @@ class Contribute(_Msg):
 class GetSnapshot(_Msg):
     type: Literal["snapshot"]
     id: MessageId
+    sheet_digest: Digest | None = None  # as in Join
 
 
 class Ping(_Msg):
@@ -183,7 +186,8 @@ class Snapshot(_Msg):
     v: int
     room: RoomView
     game: GameView | None
-    sheet: dict[str, Any] | None = None  # the sheet file clients draw from
+    sheet: dict[str, Any] | None = None  # the sheet file clients draw from; None when the client holds it
+    sheet_digest: str | None = None  # the room's sheet's digest (engine Sheet.digest)
     recent: list[dict[str, Any]] | None = None  # the last ~50 updates' {v, time, events}, oldest first
 
 

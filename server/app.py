@@ -23,7 +23,7 @@ from .connection import Conn, Limits
 from .hub import Hub
 from .inbox import DirectProtocol, Inbox
 from .metrics import Metrics
-from .room import LOBBY, PLAYING
+from .room import PLAYING
 from .session import Session
 from .store import SPECTATORS, RoomStore, connected_seats
 
@@ -96,13 +96,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         return JSONResponse(room.view(connected_seats(counts), counts.get(SPECTATORS, 0)) | {"v": room.v})
 
     async def room_list(request: Request) -> Response:
-        rooms = []
-        for code in await store.public_rooms():
-            with contextlib.suppress(ProtocolError):
-                room = await hub.load(code, fresh=True)
-                if room.status == LOBBY and room.settings["public"]:
-                    rooms.append({"code": code, "seats": room.settings["seats"], "taken": len(room.seats)})
-        return JSONResponse({"rooms": rooms})
+        return JSONResponse({"rooms": await hub.lobby()})
 
     async def game_log(request: Request) -> Response:
         try:

@@ -28,6 +28,9 @@ def _simulate(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from .connection import Limits
     from .serve import serve
+    from .sheet_cache import SHEETS
+
+    SHEETS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE, as the cache read at import)
 
     if args.log_format not in ("json", "text"):
         print("rajas serve: --log-format is json or text", file=sys.stderr)

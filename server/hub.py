@@ -23,13 +23,14 @@ from rajas.protocol import ProtocolError, pack, unpack
 from rajas.protocol.messages import RoomSettings
 
 from .connection import Conn, Frame
-from .encoding import StateEncoder, pack_map
+from .encoding import StateEncoder, extend_map, pack_map
 from .metrics import Metrics
 from .room import OVER, PLAYING, Event, Room
 from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
 COMMIT_TRIES = 8
+LISTED = 100  # rooms one GET /api/rooms lists at most (the newest public rooms in the lobby)
 
 
 def peek(message: bytes) -> dict[str, Any]:
@@ -119,6 +120,11 @@ class LocalRoom:
         self.delivered = 0  # the newest update version this node's clients of the room were sent
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
         self.clock_for: tuple[list[int] | None, float] | None = None  # (turn, deadline) of the last clock armed
+        # The snapshot of one room version for one set of presence counts, packed once and shared by every
+        # connection that asks for it: [room, counts, without the sheet, with it] (see Hub.snapshot_frame).
+        self.snap: tuple[Room, dict[str, int], bytes, list[Frame | None]] | None = None
+        self.sheet_packed: tuple[object, bytes] | None = None  # (the room's Sheet, its file packed)
+        self.held: dict[int, str] = {}  # connection id -> digest of the sheet that connection holds
 
     def current(self) -> Room | None:
         """The cached room, if it is at the newest version this node has heard of."""
@@ -165,10 +171,23 @@ class Hub:
     async def create_room(self, settings: RoomSettings) -> Room:
         for _ in range(5):
             room = Room.create(settings)
-            if await self.store.create(room.code, room.watch, pack(room.to_record()), settings.public):
+            record, _ = room.encode()
+            listing = room.listing()
+            if await self.store.create(
+                room.code,
+                room.watch,
+                record.data,
+                settings.public,
+                room.fixed_record(),
+                pack(listing) if listing is not None else None,
+            ):
                 log.info("room created", extra={"event": "room_created", "room": room.code})
                 return room
         raise ProtocolError("internal", "could not find a free invite code")
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """GET /api/rooms: the public rooms in the lobby, newest first, at most LISTED, from the store's index."""
+        return [unpack(line) for line in await self.store.listed(LISTED)]
 
     async def resolve(self, code: str) -> tuple[str, bool]:
         from .codes import normalise
@@ -224,6 +243,7 @@ class Hub:
                 if room is None:
                     room = await self.load(code, fresh=attempt > 0)
                 new = room.clone()
+                refused: ProtocolError | None = None
                 try:
                     events, entry, result = fn(new)
                 except Skip as s:
@@ -232,13 +252,35 @@ class Hub:
                     if attempt == COMMIT_TRIES - 1:  # not in the store either: the client names a version never made
                         raise ProtocolError("stale_version", f"the room is at version {room.v}") from None
                     ok = False
+                except ProtocolError as e:
+                    if self.store.eager:  # (an in-process store: this node's copy is the room)
+                        raise
+                    refused, ok = e, False
                 else:
                     ok = await self._commit(lr, code, room, new, events, entry)
+                if refused is not None and not await self._newer_in_store(lr, code, room):
+                    raise refused
             if ok:
                 self._after_commit(lr, new)
                 self._log_milestones(code, events)
                 return result
         raise ProtocolError("internal", "the room is too busy, try again")
+
+    async def _newer_in_store(self, lr: LocalRoom, code: str, room: Room) -> bool:
+        """Before refusing from this node's copy of a shared room: is the store's room newer? (Updates published
+        while this node could not hear them, e.g. across a Redis restart, leave the copy behind until the next
+        heartbeat notices.) True: try again on the newest room. A store that cannot say refuses nothing: the
+        client gets `internal`, which is not remembered under its message id, and may send it again."""
+        try:
+            v = await self.store.version(code)
+        except Exception:
+            self.metrics.store_errors.inc()
+            raise ProtocolError("internal", "the room's store did not answer; try again") from None
+        if v is None or v <= room.v:
+            return False
+        self.metrics.stale_refusals_avoided.inc()
+        self._spawn(self._resync(lr))  # (the clients here missed those updates too)
+        return True
 
     async def _commit(self, lr: LocalRoom, code: str, room: Room, new: Room, events: list[Event], entry: Any) -> bool:
         """Writes `new` as the version after `room`; False when another node committed that version first."""
@@ -251,6 +293,10 @@ class Hub:
             [("events", events_packed), ("room", new.packed_view(lr.encoder, lr.counts)), ("game", game)],
         )
         head = {"type": "update", "v": new.v, "events": events}
+        listing: bytes | None = None
+        if new.listing_changed(room):  # (lobby changes only: never for a decision)
+            shown = new.listing()
+            listing = pack(shown) if shown is not None else b""
         lr.mine = (packed, head)
         try:
             ok = await self.store.commit(
@@ -260,6 +306,9 @@ class Hub:
                 pack(entry) if entry is not None else None,  # (bytes: untracked by the cyclic GC)
                 packed,
                 pack_map({"v": new.v, "time": now}, [("events", events_packed)]),
+                new.fixed_record(lr.encoder),
+                new.fixed_changed(room),
+                listing,
             )
         except Exception:
             self.metrics.store_errors.inc()
@@ -343,17 +392,20 @@ class Hub:
 
     # ---- connections -------------------------------------------------------------------------------------
 
-    async def attach(self, conn: Conn, code: str, role: str, token: str | None, seat_id: str | None) -> Room:
-        """Puts a connection in a room and sends it the snapshot; the caller already replied."""
+    async def attach(
+        self, conn: Conn, code: str, role: str, token: str | None, seat_id: str | None, have: str | None = None
+    ) -> Room:
+        """Puts a connection in a room and sends it the snapshot (without the sheet if `have` is its digest)."""
         if conn.code is not None:
             await self.detach(conn)
         lr = await self.local(code)
         conn.code, conn.role, conn.token, conn.seat_id = code, role, token, seat_id
         async with lr.lock:
             room = await self.load(code)
-            recent = await self.recent(code, room.v)
+            frame = await self.snapshot_frame(lr, room, have)
             lr.conns.add(conn)
-            conn.send(self.snapshot(lr, room, recent))
+            lr.held[conn.cid] = room.sheet.digest
+            conn.push(frame)
         key = seat_id if role == "player" and seat_id is not None else SPECTATORS
         lr.counts = await self.store.presence(code, key, +1)
         timer = lr.timers.pop(f"grace:{seat_id}", None)
@@ -372,6 +424,7 @@ class Hub:
         if lr is None or conn not in lr.conns:
             return
         lr.conns.discard(conn)
+        lr.held.pop(conn.cid, None)
         try:
             lr.counts = await self.store.presence(code, key, -1)
         except Exception:  # the store is gone (shutting down); nothing more to count
@@ -393,10 +446,51 @@ class Hub:
             "room": room.view(connected_seats(lr.counts), lr.counts.get(SPECTATORS, 0)),
             "game": room.game_view(),
             "sheet": room.sheet.to_json(),
+            "sheet_digest": room.sheet.digest,
         }
         if recent is not None:
             snap["recent"] = recent
         return snap
+
+    async def snapshot_frame(self, lr: LocalRoom, room: Room, have: str | None) -> Frame:
+        """The snapshot of `room` as a frame, the sheet left out when the client holds it (`have` is its digest).
+        Built once per room version and presence counts, then the same frame (the same bytes) goes to every
+        connection that asks: repeated requests cost neither a rebuild nor another copy in memory."""
+        snap = lr.snap
+        if snap is None or snap[0] is not room or snap[1] is not lr.counts:
+            recent = await self.recent(lr.code, room.v)
+            counts = lr.counts  # (after the wait: the counts the view shows)
+            head = self.snapshot(lr, room, recent)
+            del head["sheet"]
+            snap = lr.snap = (room, counts, pack(head), [None, None])
+        else:
+            self.metrics.snapshots_shared.inc()
+        full = have != room.sheet.digest
+        if not full:
+            self.metrics.snapshot_sheets_skipped.inc()
+        frames: list[Frame | None] = snap[3]
+        got = frames[full]
+        if got is None:
+            sheet = self._packed_sheet(lr, room) if full else pack(None)
+            made = frames[full] = Frame(extend_map(snap[2], [("sheet", sheet)]))
+            return made
+        return got
+
+    @staticmethod
+    def _packed_sheet(lr: LocalRoom, room: Room) -> bytes:
+        got = lr.sheet_packed
+        if got is None or got[0] is not room.sheet:
+            got = lr.sheet_packed = (room.sheet, pack(room.sheet.to_json()))
+        return got[1]
+
+    async def newest(self, code: str) -> Room:
+        """The room at the store's version now: this node's copy when it is that version (asking the store for
+        the version only), else loaded afresh."""
+        lr = self.rooms.get(code)
+        room = lr.room if lr is not None else None
+        if room is not None and await self.store.version(code) == room.v:
+            return room
+        return await self.load(code, fresh=True)
 
     # ---- timers and bots ---------------------------------------------------------------------------------
 
@@ -547,11 +641,18 @@ class Hub:
             # here get the room afresh, as a snapshot.
             behind.newest = v
             behind.last = time.monotonic()
-            async with behind.lock:
-                room = await self.load(code, fresh=True)
-                frame = Frame.of(self.snapshot(behind, room, await self.recent(code, room.v)))
-            self._broadcast(behind, frame)
-            log.info("missed updates: snapshot resent", extra={"event": "resync", "room": code, "v": v})
+            await self._resync(behind)
+
+    async def _resync(self, lr: LocalRoom) -> None:
+        """Updates were published while this node could not hear them (Redis restarted): the clients here get
+        the room afresh, as a snapshot (without the sheet for those that hold it)."""
+        async with lr.lock:
+            room = await self.load(lr.code, fresh=True)
+            held = lr.held
+            for conn in list(lr.conns):
+                conn.push(await self.snapshot_frame(lr, room, held.get(conn.cid)))
+                held[conn.cid] = room.sheet.digest
+        log.info("missed updates: snapshot resent", extra={"event": "resync", "room": lr.code, "v": room.v})
 
     async def _heal(self, lr: LocalRoom) -> None:
         if time.monotonic() - lr.last < self.stall or not lr.conns:

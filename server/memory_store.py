@@ -8,7 +8,7 @@ import time
 
 from rajas.protocol import pack
 
-from .encoding import Packed, as_bytes
+from .encoding import Packed, as_bytes, merge_maps
 from .store import RECENT, Listener, RoomStore, presence_message
 
 
@@ -18,14 +18,15 @@ class MemoryStore(RoomStore):
     def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0) -> None:
         self.ttl = ttl
         self.sweep_every = sweep_every
-        self.records: dict[str, tuple[int, Packed]] = {}
+        self.records: dict[str, tuple[int, Packed]] = {}  # the changing part (or all) of each room's record
+        self.fixed: dict[str, bytes] = {}  # the fixed part, for a record kept in two parts
         self.logs: dict[str, list[Packed]] = {}
         self.recents: dict[str, list[Packed]] = {}
         self.watch: dict[str, str] = {}
         self.watch_of: dict[str, str] = {}
         self.counts: dict[str, dict[str, int]] = {}
         self.touched: dict[str, float] = {}
-        self.public: set[str] = set()
+        self.public: dict[str, bytes] = {}  # the lobby index: public rooms in the lobby -> their line, oldest first
         self.listeners: dict[str, list[Listener]] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -52,11 +53,12 @@ class MemoryStore(RoomStore):
         ]
         for code in gone:
             self.records.pop(code, None)
+            self.fixed.pop(code, None)
             self.logs.pop(code, None)
             self.recents.pop(code, None)
             self.counts.pop(code, None)
             self.touched.pop(code, None)
-            self.public.discard(code)
+            self.public.pop(code, None)
             watch = self.watch_of.pop(code, None)
             if watch is not None:
                 self.watch.pop(watch, None)
@@ -67,21 +69,38 @@ class MemoryStore(RoomStore):
                 self.records[code] = (v, record.data)
         return gone
 
-    async def create(self, code: str, watch: str, record: bytes, public: bool) -> bool:
+    async def create(
+        self,
+        code: str,
+        watch: str,
+        record: bytes,
+        public: bool,
+        fixed: bytes = b"",
+        listing: bytes | None = None,
+    ) -> bool:
         if code in self.records or watch in self.watch:
             return False
         self.records[code] = (1, record)
+        if fixed:
+            self.fixed[code] = fixed
         self.logs[code] = []
         self.watch[watch] = code
         self.watch_of[code] = watch
         self.touched[code] = time.time()
         if public:
-            self.public.add(code)
+            self.public[code] = listing if listing is not None else pack({"code": code})
         return True
 
     async def load(self, code: str) -> bytes | None:
         got = self.records.get(code)
-        return as_bytes(got[1]) if got else None
+        if got is None:
+            return None
+        fixed = self.fixed.get(code)
+        return as_bytes(got[1]) if fixed is None else merge_maps([fixed, as_bytes(got[1])], [])
+
+    async def version(self, code: str) -> int | None:
+        got = self.records.get(code)
+        return got[0] if got else None
 
     async def resolve(self, code: str) -> tuple[str, bool] | None:
         if code in self.records:
@@ -97,11 +116,23 @@ class MemoryStore(RoomStore):
         log_entry: Packed | None,
         message: bytes,
         recent: Packed | None = None,
+        fixed: bytes = b"",
+        fixed_changed: bool = True,
+        listing: bytes | None = None,
     ) -> bool:
         got = self.records.get(code)
         if got is None or got[0] != expected:
             return False
         self.records[code] = (expected + 1, record)
+        if not fixed:
+            self.fixed.pop(code, None)
+        elif fixed_changed or code not in self.fixed:
+            self.fixed[code] = fixed
+        if listing is not None:
+            if listing:
+                self.public[code] = listing
+            else:
+                self.public.pop(code, None)
         if log_entry is not None:
             self.logs[code].append(log_entry)
         if recent is not None:
@@ -145,10 +176,16 @@ class MemoryStore(RoomStore):
                 del self.listeners[code]
 
     async def set_public(self, code: str, public: bool) -> None:
-        if public and code in self.records:
-            self.public.add(code)
-        else:
-            self.public.discard(code)
+        if not public:  # (a room becomes listed through its commit, which brings its line)
+            self.public.pop(code, None)
 
     async def public_rooms(self) -> list[str]:
-        return sorted(self.public & self.records.keys())
+        return [code for code in self.public if code in self.records]
+
+    async def listed(self, limit: int) -> list[bytes]:
+        out: list[bytes] = []
+        for line in reversed(self.public.values()):  # newest first (swept rooms leave with their record)
+            if len(out) >= limit:
+                break
+            out.append(line)
+        return out

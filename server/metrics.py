@@ -109,6 +109,22 @@ class Metrics:
             GC_BUCKETS,
         )
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
+        # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
+        from .sheet_cache import SHEETS
+
+        self.gauge("rajas_sheet_cache_entries", "parsed custom sheets in the cache", lambda: [("", len(SHEETS))])
+        self.gauge(
+            "rajas_sheet_cache_evictions", "sheets dropped from the cache since start", lambda: [("", SHEETS.evictions)]
+        )
+        self.snapshots_shared = Counter(
+            "rajas_snapshots_shared_total", "snapshots sent from the room's packed copy instead of built again"
+        )
+        self.snapshot_sheets_skipped = Counter(
+            "rajas_snapshot_sheets_skipped_total", "snapshots sent without the sheet: the client had it (digest)"
+        )
+        self.stale_refusals_avoided = Counter(
+            "rajas_stale_refusals_avoided_total", "refusals not made: the store had a newer room than this node's copy"
+        )
 
     def gauge(self, name: str, help: str, read: Callable[[], Iterable[tuple[str, float]]]) -> None:
         """`read` yields (label pairs as text, value) when scraped; label text '' for none."""
@@ -137,6 +153,9 @@ class Metrics:
             self.contributions,
             self.store_errors,
             self.store_reconnects,
+            self.snapshots_shared,
+            self.snapshot_sheets_skipped,
+            self.stale_refusals_avoided,
         ):
             lines += c.render()
         lines += self.latency.render()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from typing import Protocol as TypingProtocol
 from urllib.parse import unquote, urlparse
@@ -25,7 +25,7 @@ class PipeError(Exception):
     pass
 
 
-def encode(args: list[bytes | str | int]) -> bytes:
+def encode(args: Sequence[bytes | str | int | float]) -> bytes:
     """A command as RESP: an array of bulk strings."""
     parts = [b"*%d\r\n" % len(args)]
     for a in args:
@@ -93,7 +93,7 @@ class Pipe(_Address):
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._connecting: asyncio.Future[None] | None = None
 
-    async def call(self, args: list[bytes | str | int]) -> Any:
+    async def call(self, args: Sequence[bytes | str | int | float]) -> Any:
         if self._transport is None:
             await self._connect()
         assert self._transport is not None

@@ -19,34 +19,59 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .encoding import Packed, as_bytes
+from .encoding import Packed, as_bytes, merge_maps
 from .redis_pipe import Pipe, PipeError, Subscriber
 from .store import RECENT, Listener, RoomStore
 
 PREFIX = "rajas:"
 
-# KEYS: room hash, watch key, public zset. ARGV: record, code, ttl, public flag, created time.
+# A room is a hash: 'v' (version), 'rec' (the record's changing part, or all of it), 'fix' (the fixed part: settings
+# with a custom sheet, game, host token; written when it changes, not on every commit), 'w' (the watch key).
+# The lobby index: zset 'public' (code -> created time, for order) and hash 'lobby' (code -> its line).
+
+# KEYS: room hash, watch key, public zset, lobby hash. ARGV: record, code, ttl, public flag, created time, fixed part
+# ('' for none), lobby line ('' for none).
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', '1', 'rec', ARGV[1], 'w', KEYS[2])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'fix', ARGV[6]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
-if ARGV[4] == '1' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2]) end
+if ARGV[4] == '1' then
+  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
+  if ARGV[7] ~= '' then redis.call('HSET', KEYS[4], ARGV[2], ARGV[7]) end
+end
 return 1
 """
 
-# KEYS: room hash, log list, recent list. ARGV: expected version, record, log entry ('' for none), message,
-# channel, ttl, recent entry ('' for none), how many recent entries to keep.
+# KEYS: room hash, log list, recent list, public zset, lobby hash. ARGV: expected version, record, log entry ('' for
+# none), message, channel, ttl, recent entry ('' for none), how many recent entries to keep, mode ('f': the record
+# is all of it; 's': its changing part, the fixed part unchanged; 'S': changing part and a new fixed part), fixed
+# part, lobby line ('' unchanged, '-' out of the index, else the line), time, code.
 # The watch key is read from the room hash (single-instance Redis allows that; it only refreshes a TTL).
+# Returns 1 (written), 0 (another writer was first), 2 (mode 's' on a record without a fixed part: send it).
 COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if v ~= ARGV[1] then return 0 end
+if ARGV[9] == 's' and redis.call('HEXISTS', KEYS[1], 'fix') == 0 then return 2 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'rec', ARGV[2])
+if ARGV[9] == 'S' then
+  redis.call('HSET', KEYS[1], 'fix', ARGV[10])
+elseif ARGV[9] == 'f' and redis.call('HEXISTS', KEYS[1], 'fix') == 1 then
+  redis.call('HDEL', KEYS[1], 'fix')
+end
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
 if ARGV[7] ~= '' then
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[8]), -1)
   redis.call('EXPIRE', KEYS[3], ARGV[6])
+end
+if ARGV[11] == '-' then
+  redis.call('ZREM', KEYS[4], ARGV[13])
+  redis.call('HDEL', KEYS[5], ARGV[13])
+elseif ARGV[11] ~= '' then
+  redis.call('ZADD', KEYS[4], 'NX', ARGV[12], ARGV[13])
+  redis.call('HSET', KEYS[5], ARGV[13], ARGV[11])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
@@ -54,6 +79,25 @@ local w = redis.call('HGET', KEYS[1], 'w')
 if w then redis.call('EXPIRE', w, ARGV[6]) end
 redis.call('PUBLISH', ARGV[5], ARGV[4])
 return 1
+"""
+
+# KEYS: public zset, lobby hash. ARGV: how many lines, room key prefix, how many index entries to look at (newest
+# first: a room waiting for players was most likely made lately).
+# Rooms that expired (or lost their line) leave the index as they are met; the work is bounded by ARGV[3].
+LISTED = """
+local codes = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)
+local out = {}
+for _, c in ipairs(codes) do
+  if #out >= tonumber(ARGV[1]) then break end
+  local line = redis.call('HGET', KEYS[2], c)
+  if line and redis.call('EXISTS', ARGV[2] .. c) == 1 then
+    out[#out + 1] = line
+  else
+    redis.call('ZREM', KEYS[1], c)
+    redis.call('HDEL', KEYS[2], c)
+  end
+end
+return out
 """
 
 # Presence is kept per node: field "<seat id or ~spectators>|<node>" = that node's open connections, so
@@ -140,6 +184,7 @@ class RedisStore(RoomStore):
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
+        self._listed = self.redis.register_script(LISTED)
         self._presence = self.redis.register_script(PRESENCE)
         # Several pipes, taken in turn: Redis reads a connection 16 KiB at a time per pass of its event loop and
         # (appendfsync always) syncs the file once per pass, so commits of ~6 KiB on one connection would be
@@ -245,13 +290,30 @@ class RedisStore(RoomStore):
             except Exception:  # a dropped Redis connection: retry; redis-py resubscribes on reconnect
                 await asyncio.sleep(0.2)
 
-    async def create(self, code: str, watch: str, record: bytes, public: bool) -> bool:
-        keys = [self._room(code), f"{PREFIX}watch:{watch}", f"{PREFIX}public"]
-        args: list[bytes | str | int | float] = [record, code, self.ttl, "1" if public else "0", time.time()]
+    async def create(
+        self,
+        code: str,
+        watch: str,
+        record: bytes,
+        public: bool,
+        fixed: bytes = b"",
+        listing: bytes | None = None,
+    ) -> bool:
+        keys = [self._room(code), f"{PREFIX}watch:{watch}", f"{PREFIX}public", f"{PREFIX}lobby"]
+        args: list[bytes | str | int | float] = [
+            record, code, self.ttl, "1" if public else "0", time.time(), fixed, listing or b""
+        ]  # fmt: skip
         return bool(await self._create(keys=keys, args=args))
 
     async def load(self, code: str) -> bytes | None:
-        return cast("bytes | None", await self.redis.hget(self._room(code), "rec"))
+        fixed, rec = cast("list[bytes | None]", await self.redis.hmget(self._room(code), ["fix", "rec"]))
+        if rec is None or fixed is None:
+            return rec
+        return merge_maps([fixed, rec], [])
+
+    async def version(self, code: str) -> int | None:
+        got = cast("bytes | None", await self.redis.hget(self._room(code), "v"))
+        return int(got) if got is not None else None
 
     async def resolve(self, code: str) -> tuple[str, bool] | None:
         if await self.redis.exists(self._room(code)):
@@ -269,21 +331,34 @@ class RedisStore(RoomStore):
         log_entry: Packed | None,
         message: bytes,
         recent: Packed | None = None,
+        fixed: bytes = b"",
+        fixed_changed: bool = True,
+        listing: bytes | None = None,
     ) -> bool:
-        keys = [self._room(code), self._log(code), self._recent(code)]
+        keys = [self._room(code), self._log(code), self._recent(code), f"{PREFIX}public", f"{PREFIX}lobby"]
         entry = as_bytes(log_entry) if log_entry is not None else b""
         last = as_bytes(recent) if recent is not None else b""
-        args: list[bytes | str | int] = [
-            str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT
+        mode = "f" if not fixed else "S" if fixed_changed else "s"
+        line = b"" if listing is None else listing or b"-"
+        args: list[bytes | str | int | float] = [
+            str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT,
+            mode, fixed if mode == "S" else b"", line, time.time() if line else 0, code,
         ]  # fmt: skip
+        got = await self._eval_commit(keys, args)
+        if got == 2:  # a record written before records had a fixed part: this commit writes it
+            args[8], args[9] = "S", fixed
+            got = await self._eval_commit(keys, args)
+        return got == 1
+
+    async def _eval_commit(self, keys: list[str], args: list[bytes | str | int | float]) -> int:
         if self._pipes:
             self._turn = (self._turn + 1) % len(self._pipes)
             try:
                 pipe = self._pipes[self._turn]
-                return bool(await pipe.call(["EVALSHA", self._commit.sha, len(keys), *keys, *args]))
+                return int(await pipe.call(["EVALSHA", self._commit.sha, len(keys), *keys, *args]))
             except PipeError:
                 pass  # (e.g. Redis restarted: the script is gone, or the connection) redis-py reloads and retries
-        return bool(await self._commit(keys=keys, args=args))
+        return int(await self._commit(keys=keys, args=args))
 
     async def log(self, code: str) -> list[bytes]:
         return cast("list[bytes]", await self.redis.lrange(self._log(code), 0, -1))
@@ -341,10 +416,9 @@ class RedisStore(RoomStore):
                     await self.pubsub.unsubscribe(self.channel(code))
 
     async def set_public(self, code: str, public: bool) -> None:
-        if public:
-            await self.redis.zadd(f"{PREFIX}public", {code: time.time()}, nx=True)
-        else:
+        if not public:  # (a room becomes listed through its commit, which brings its line)
             await self.redis.zrem(f"{PREFIX}public", code)
+            await self.redis.hdel(f"{PREFIX}lobby", code)
 
     async def public_rooms(self) -> list[str]:
         codes = [c.decode() for c in cast("list[bytes]", await self.redis.zrange(f"{PREFIX}public", 0, -1))]
@@ -353,3 +427,7 @@ class RedisStore(RoomStore):
         if stale:
             await self.redis.zrem(f"{PREFIX}public", *stale)
         return alive
+
+    async def listed(self, limit: int) -> list[bytes]:
+        keys = [f"{PREFIX}public", f"{PREFIX}lobby"]
+        return cast("list[bytes]", await self._listed(keys=keys, args=[limit, self._room(""), 4 * limit]))

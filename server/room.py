@@ -7,13 +7,12 @@ that loads the record sees the same room.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Collection
 from functools import partial
 from typing import Any
 
-from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet, pending
+from rajas.engine import Decision, GameState, RulesError, apply, new_game, pending
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.engine.sheet import Sheet
 from rajas.protocol import pack
@@ -21,8 +20,9 @@ from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import RoomSettings
 
 from . import codes
-from .encoding import Lazy, StateEncoder, extend_map, merge_maps, pack_map
-from .errors import from_rules, from_sheet
+from .encoding import Lazy, StateEncoder, extend_map, pack_map
+from .errors import from_rules
+from .sheet_cache import sheet_for
 from .store import SPECTATORS, connected_seats
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
@@ -32,21 +32,6 @@ ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the s
 SEEN_KEEP = 16
 
 Event = dict[str, Any]
-_custom_sheets: dict[str, Sheet] = {}
-
-
-def sheet_for(settings: dict[str, Any]) -> Sheet:
-    """The sheet a room plays on; a host's custom sheet is parsed once per process."""
-    spec = settings["sheet"]
-    try:
-        if isinstance(spec, str):
-            return load_sheet(spec)
-        key = json.dumps(spec, sort_keys=True)
-        if key not in _custom_sheets:
-            _custom_sheets[key] = parse_sheet(spec)
-        return _custom_sheets[key]
-    except SheetError as e:
-        raise from_sheet(e) from None
 
 
 def new_seed() -> dict[str, Any]:
@@ -228,10 +213,11 @@ class Room:
         return encoder.once("view", key, lambda: self.view(connected_seats(counts), counts.get(SPECTATORS, 0)))
 
     def encode(self, encoder: StateEncoder | None = None) -> tuple[Lazy, bytes]:
-        """The record (packed when first asked for) and the packed game view ({state, pending}) of a commit.
-        The game state is packed once and the same bytes go into both (the view without the dice generator);
-        `encoder`, kept per room, re-packs only the players that changed since the room's previous commit.
-        (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
+        """The record's changing part (packed when first asked for; `fixed_record` is the rest) and the packed
+        game view ({state, pending}) of a commit. The game state is packed once and the same bytes go into
+        both (the view without the dice generator); `encoder`, kept per room, re-packs only the players that
+        changed since the room's previous commit. (A committed room is never changed, only cloned, so packing
+        it later packs it as it is now.)"""
         encoder = encoder or StateEncoder()
         if self.state is None:
             return Lazy(partial(self._record, encoder, None, "")), pack(None)
@@ -243,9 +229,33 @@ class Room:
 
     def _record(self, encoder: StateEncoder, public: bytes | None, rng: str) -> bytes:
         if public is None:  # (no game yet: nothing packed to reuse)
-            return pack(self.to_record())
-        fixed = encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
-        return merge_maps([fixed, pack(self._changing())], [("state", extend_map(public, [("rng", pack(rng))]))])
+            return pack(self._changing() | {"state": None})
+        return pack_map(self._changing(), [("state", extend_map(public, [("rng", pack(rng))]))])
+
+    def fixed_record(self, encoder: StateEncoder | None = None) -> bytes:
+        """The record's fixed part (settings with a custom sheet, game, host token...), packed once per room: a
+        store writes it only when it changed, so a decision does not write the sheet again."""
+        if encoder is None:
+            return pack(self._fixed())
+        return encoder.once("fixed", (self.settings, self.game, self.host_token, self.code), self._fixed)
+
+    def fixed_changed(self, base: Room) -> bool:
+        """Whether this change of `base` replaced a part of the fixed record (they are replaced, never changed)."""
+        return (
+            self.settings is not base.settings or self.game is not base.game or self.host_token is not base.host_token
+        )
+
+    def listing(self) -> dict[str, Any] | None:
+        """The room's line in GET /api/rooms while it is a public room in the lobby, else None."""
+        if self.status != LOBBY or not self.settings["public"]:
+            return None
+        return {"code": self.code, "seats": self.settings["seats"], "taken": len(self.seats)}
+
+    def listing_changed(self, base: Room) -> bool:
+        """Whether this change of `base` may change its listing: only lobby changes can (a decision cannot)."""
+        return base.status == LOBBY and (
+            self.status != LOBBY or self.seats is not base.seats or self.settings is not base.settings
+        )
 
     def game_view(self) -> dict[str, Any] | None:
         if self.state is None:

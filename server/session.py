@@ -120,8 +120,9 @@ class Session:
         if isinstance(msg, GetSnapshot):
             code = self._room_code()
             lr = await self.hub.local(code)
-            room = await self.hub.load(code, fresh=True)
-            self.conn.send(self.hub.snapshot(lr, room, await self.hub.recent(code, room.v)))
+            room = await self.hub.newest(code)
+            self.conn.push(await self.hub.snapshot_frame(lr, room, msg.sheet_digest))
+            lr.held[self.conn.cid] = room.sheet.digest
             return {"v": room.v}
         if isinstance(msg, Decide):
             return await self.play(msg.id, msg.decision, msg.v)
@@ -179,7 +180,7 @@ class Session:
                 raise ProtocolError("spectators_not_allowed", "this room does not allow spectators")
             seat_id = token = None
         self.conn.host_token = host_token
-        room = await self.hub.attach(self.conn, code, role, token, seat_id)
+        room = await self.hub.attach(self.conn, code, role, token, seat_id, msg.sheet_digest)
         if role == "player" and seat_id is not None:
             seat = room.seat_index(seat_id)
             if seat is not None and room.seats[seat]["bot"]:

@@ -36,11 +36,26 @@ class RoomStore(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
-    async def create(self, code: str, watch: str, record: bytes, public: bool) -> bool:
-        """Stores a new room at version 1; False if the code is taken."""
+    async def create(
+        self,
+        code: str,
+        watch: str,
+        record: bytes,
+        public: bool,
+        fixed: bytes = b"",
+        listing: bytes | None = None,
+    ) -> bool:
+        """Stores a new room at version 1; False if the code is taken. With `fixed`, `record` is the changing
+        part of the record and `fixed` the rest (kept apart: see `commit`); without, `record` is all of it.
+        `listing` is the room's line in the lobby index (`listed`), for a public room in the lobby."""
 
     @abstractmethod
-    async def load(self, code: str) -> bytes | None: ...
+    async def load(self, code: str) -> bytes | None:
+        """The room's whole record (its fixed part and its changing part as one map)."""
+
+    @abstractmethod
+    async def version(self, code: str) -> int | None:
+        """The room's version in the store (None: no such room): one small read, to tell whether a copy is stale."""
 
     @abstractmethod
     async def resolve(self, code: str) -> tuple[str, bool] | None:
@@ -55,10 +70,16 @@ class RoomStore(ABC):
         log_entry: Packed | None,
         message: bytes,
         recent: Packed | None = None,
+        fixed: bytes = b"",
+        fixed_changed: bool = True,
+        listing: bytes | None = None,
     ) -> bool:
         """Writes version expected+1 if the room is still at `expected`, then publishes `message`; `recent`
         (the update's {v, time, events}) joins the room's last RECENT updates. Record, entry and recent may
         be `Lazy`: a store that keeps them in memory packs them only when they are read.
+        `fixed` (the record's fixed part, with the custom sheet) is written only when `fixed_changed`: a
+        decision rewrites the changing part alone. (Empty `fixed`: `record` is the whole record.)
+        `listing`: None leaves the lobby index as it is; b"" takes the room out; else its new line.
         False (and nothing written or published) if another writer got there first."""
 
     @abstractmethod
@@ -87,6 +108,11 @@ class RoomStore(ABC):
 
     @abstractmethod
     async def public_rooms(self) -> list[str]: ...
+
+    @abstractmethod
+    async def listed(self, limit: int) -> list[bytes]:
+        """Up to `limit` lines of the lobby index (public rooms in the lobby), newest room first: read from the
+        index kept by `create` and `commit`, never by loading rooms."""
 
     @abstractmethod
     async def set_public(self, code: str, public: bool) -> None:

@@ -70,6 +70,15 @@ def new_page(pages: list[Any]) -> Any:
     return pages[0]()
 
 
+def sheets_left_out(server: str) -> float:
+    """How many snapshots the server sent without the sheet, the client holding it (/metrics)."""
+    with urllib.request.urlopen(f"{server}/metrics", timeout=5) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith("rajas_snapshot_sheets_skipped_total "):
+                return float(line.split()[1])
+    return 0.0
+
+
 def room_info(server: str, code: str) -> dict[str, Any]:
     with urllib.request.urlopen(f"{server}/api/rooms/{code}", timeout=5) as r:
         data: dict[str, Any] = json.loads(r.read())
@@ -150,9 +159,13 @@ def test_a_host_creates_a_room_on_a_custom_sheet_file_and_plays_on_it(
     assert room_info(server, code)["settings"]["sheet"] == {"custom": NAME}
 
     # after a reload the page has no file, but the room's snapshot brings the sheet: the editor still works
+    left_out = sheets_left_out(server)
     host.reload()
     host.wait_for_selector("[data-screen=lobby] [data-form=settings]")
     wait_app(host, "a.sheetFresh")
+    # the page kept the room's sheet by its digest (sessionStorage), so the reload's snapshot came without it
+    assert host.evaluate("JSON.parse(sessionStorage.getItem('rajas.sheet')).sheet.name") == NAME
+    assert sheets_left_out(server) > left_out
     assert host.locator("[data-setting-input=sheet]").input_value() == "custom"
     host.uncheck("[data-setting-input=spectators]")
     guest.wait_for_selector("[data-setting=spectators]:has-text('✗')")
