@@ -28,7 +28,7 @@ async def rooms_on_distinct_sheets(url: str, n: int) -> list[str]:
         base = load_sheet("sun").to_json()
         codes = []
         for i in range(n):
-            sheet = {**base, "name": "custom", "title": f"Sheet {i}", "reconstruction_note": "n" * 4000}
+            sheet = {**base, "name": "custom", "title": f"Sheet {i}", "reconstruction_note": "n" * 1000}
             codes.append((await hub.create_room(RoomSettings(seats=2, sheet=sheet))).code)
         return codes
     finally:

@@ -143,10 +143,10 @@ async def test_the_room_list_is_bounded(memory_server: Running) -> None:
 
 
 async def test_a_decision_leaves_the_fixed_part_of_the_record_as_it_was(server: Running, clients: Clients) -> None:
-    created, seated = await seated_room(clients, server.url, players=2, sheet=custom_sheet(note="x" * 2000))
+    created, seated = await seated_room(clients, server.url, players=2, sheet=custom_sheet(note="x" * 1000))
     code = created["code"]
     before = await fixed_part(server, code)
-    assert b"x" * 2000 in before  # the sheet lives in the fixed part
+    assert b"x" * 1000 in before  # the sheet lives in the fixed part
     for _ in range(6):
         m = mover(seated)
         assert m.pending is not None
@@ -154,7 +154,7 @@ async def test_a_decision_leaves_the_fixed_part_of_the_record_as_it_was(server: 
         await sync(seated, data["v"])
     assert await fixed_part(server, code) is before or await fixed_part(server, code) == before
     record = unpack(await server.store.load(code) or b"")
-    assert record["v"] == seated[0].v and record["settings"]["sheet"]["reconstruction_note"] == "x" * 2000
+    assert record["v"] == seated[0].v and record["settings"]["sheet"]["reconstruction_note"] == "x" * 1000
 
 
 async def fixed_part(server: Running, code: str) -> bytes:
