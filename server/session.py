@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
@@ -28,16 +29,21 @@ from rajas.protocol.messages import (
 
 from .connection import Conn, Frame
 from .hub import Behind, Hub, Skip
+from .logs import Gate
 from .room import LOBBY, PLAYING, Event, Room
 
 log = logging.getLogger("rajas.server")
+INTERNAL_LOG = Gate(10.0)  # at most one traceback of a failed message per 10 s per node; the rest are counted
 
 
 class Session:
-    def __init__(self, hub: Hub, conn: Conn, base_url: str) -> None:
+    def __init__(
+        self, hub: Hub, conn: Conn, base_url: str, admit_room: Callable[[], None] | None = None
+    ) -> None:
         self.hub = hub
         self.conn = conn
         self.base_url = base_url.rstrip("/")
+        self.admit_room = admit_room  # counts a room against the limits of this client's address, or refuses
         self._seat_known: tuple[list[dict[str, Any]], str | None, int] | None = None  # (seats, token, seat)
 
     def reply(self, mid: str | int | None, data: dict[str, Any] | None = None) -> None:
@@ -50,7 +56,9 @@ class Session:
         frame = self.conn.send({"type": "reply", "id": mid, "ok": False, "code": err.code, "message": err.message})
         if mid is not None and err.code != "internal":  # a server fault may pass: the same id tries again
             self._remember(mid, frame)
-        if err.code != "internal" and self.conn.strike():  # our faults are not the client's strikes
+        # Every refusal is a strike, `internal` too: a message that keeps failing the server must not be
+        # resent without end (a client retrying through a Redis restart stays far below the strikes).
+        if self.conn.strike():
             self.conn.drop(1008, "too many refused messages")
 
     def _remember(self, mid: str | int, frame: Frame) -> None:
@@ -61,6 +69,8 @@ class Session:
 
     async def handle(self, frame: bytes | str) -> None:
         conn = self.conn
+        if conn.closed:  # nothing received after a close is carried out (it may have come in the same read)
+            return
         conn.cork()  # (what this message causes for this client leaves in one write, at the end)
         try:
             if not conn.greeted:
@@ -74,6 +84,7 @@ class Session:
                 mid = raw_id(obj)
                 check_size(frame)
                 if not conn.allow():
+                    metrics.limit_refusals.inc("message_rate")
                     raise ProtocolError("rate_limited", "too many messages; slow down")
                 if mid is not None and mid in conn.replies:
                     conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
@@ -94,7 +105,9 @@ class Session:
                 self.refuse(mid, e)
                 return
             except Exception:
-                log.exception("internal error handling a message")
+                # One traceback now and then, not one per message: a client can resend a failing message.
+                if INTERNAL_LOG.allow():
+                    log.exception("internal error handling a message", extra={"suppressed": INTERNAL_LOG.take()})
                 self.refuse(mid, ProtocolError("internal", "the server failed on this message"))
                 return
             self.reply(mid, data)
@@ -112,6 +125,8 @@ class Session:
         if isinstance(msg, Ping):
             return {"time": time.time()}
         if isinstance(msg, CreateRoom):
+            if self.admit_room is not None:
+                self.admit_room()
             room = await self.hub.create_room(msg.settings)
             return self.created(room)
         if isinstance(msg, Join):
