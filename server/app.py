@@ -25,6 +25,7 @@ from .forwarded import Proxies
 from .guard import Connections, RoomQuota, address_key
 from .hub import Hub
 from .inbox import DirectProtocol, Inbox
+from .logs import RateFilter
 from .metrics import Metrics
 from .room import LOBBY, PLAYING
 from .session import Session
@@ -311,6 +312,11 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         lambda: [("", sum(1 for lr in hub.rooms.values() if lr.room is not None and lr.room.status == PLAYING))],
     )
     metrics.gauge("rajas_timers", "grace and turn-clock timers armed on this node", timers)
+    metrics.gauge(
+        "rajas_log_lines_dropped",
+        "log lines not written for being over RAJAS_LOG_RATE, since the node started",
+        lambda: [("", RateFilter.dropped_total)],
+    )
     metrics.gauge(
         "rajas_bots_driving",
         "rooms whose bot this node is playing now",

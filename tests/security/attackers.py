@@ -65,8 +65,10 @@ class RawWs:
         )
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
         if not head.startswith(b"HTTP/1.1 101"):
+            length = _content_length(head)
+            body = await asyncio.wait_for(reader.readexactly(length), 5) if length else b""
             writer.close()
-            raise Refused(head)
+            raise Refused(head, body)
         return cls(reader, writer)
 
     async def send(self, data: bytes) -> None:
@@ -125,12 +127,17 @@ class RawWs:
         self.writer.transport.abort()
 
 
+def _content_length(head: bytes) -> int:
+    lines = head.split(b"\r\n")
+    return next((int(x.split(b":", 1)[1]) for x in lines if x.lower().startswith(b"content-length")), 0)
+
+
 class Refused(Exception):
     """The node answered the upgrade request with something other than 101."""
 
-    def __init__(self, head: bytes) -> None:
+    def __init__(self, head: bytes, body: bytes) -> None:
         super().__init__(head.decode("latin-1"))
-        self.head = head
+        self.head, self.body = head, body
 
     @property
     def status(self) -> int:
@@ -145,10 +152,7 @@ async def http(node: Node, request: bytes, timeout: float = 5.0) -> tuple[int, d
         await writer.drain()
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
         status = int(head.split(b" ", 2)[1])
-        length = next(
-            (int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")),
-            0,
-        )
+        length = _content_length(head)
         body = await asyncio.wait_for(reader.readexactly(length), timeout) if length else b""
         try:
             return status, json.loads(body) if body else {}
