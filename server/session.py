@@ -33,7 +33,13 @@ from .logs import Gate
 from .room import LOBBY, PLAYING, Event, Room
 
 log = logging.getLogger("rajas.server")
+SNAPSHOT_COST = 10  # messages of the rate a snapshot takes: building one costs the node as much as ten decisions
 INTERNAL_LOG = Gate(10.0)  # at most one traceback of a failed message per 10 s per node; the rest are counted
+
+
+def store_fault(e: Exception) -> bool:
+    """Whether a failure is the store's being away (a dropped connection, a timeout, redis-py's errors)."""
+    return isinstance(e, OSError | TimeoutError) or type(e).__module__.startswith(("redis", "rajas.server.redis"))
 
 
 class Session:
@@ -51,14 +57,12 @@ class Session:
         if mid is not None:
             self._remember(mid, frame)
 
-    def refuse(self, mid: str | int | None, err: ProtocolError) -> None:
+    def refuse(self, mid: str | int | None, err: ProtocolError, strike: bool = True) -> None:
         self.hub.metrics.errors.inc(err.code)
         frame = self.conn.send({"type": "reply", "id": mid, "ok": False, "code": err.code, "message": err.message})
         if mid is not None and err.code != "internal":  # a server fault may pass: the same id tries again
             self._remember(mid, frame)
-        # Every refusal is a strike, `internal` too: a message that keeps failing the server must not be
-        # resent without end (a client retrying through a Redis restart stays far below the strikes).
-        if self.conn.strike():
+        if strike and self.conn.strike():
             self.conn.drop(1008, "too many refused messages")
 
     def _remember(self, mid: str | int, frame: Frame) -> None:
@@ -104,11 +108,14 @@ class Session:
             except ProtocolError as e:
                 self.refuse(mid, e)
                 return
-            except Exception:
+            except Exception as e:
                 # One traceback now and then, not one per message: a client can resend a failing message.
                 if INTERNAL_LOG.allow():
                     log.exception("internal error handling a message", extra={"suppressed": INTERNAL_LOG.take()})
-                self.refuse(mid, ProtocolError("internal", "the server failed on this message"))
+                # The store being away (Redis restarting) is nobody's fault and clients retry through it; any
+                # other failure came of this message, and a message that keeps failing must not be resent
+                # without end: it is a strike like every other refusal.
+                self.refuse(mid, ProtocolError("internal", "the server failed on this message"), not store_fault(e))
                 return
             self.reply(mid, data)
         finally:
@@ -132,6 +139,9 @@ class Session:
         if isinstance(msg, Join):
             return await self.join(msg)
         if isinstance(msg, GetSnapshot):
+            if not self.conn.take(SNAPSHOT_COST - 1):  # (the message itself took one)
+                self.hub.metrics.limit_refusals.inc("message_rate")
+                raise ProtocolError("rate_limited", "too many snapshots; slow down")
             code = self._room_code()
             lr = await self.hub.local(code)
             room = await self.hub.load(code, fresh=True)
