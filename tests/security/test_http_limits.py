@@ -99,3 +99,20 @@ async def test_only_the_clients_own_files_are_served(node: Node) -> None:
     for path in ("/__init__.py", "/README.md", "/fixtures/midgame.json", "/demo.html", "/demo.js", "/fixtures/"):
         status, _ = await http(node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert status == 404, path
+
+
+async def test_the_log_grows_by_at_most_its_rate_whatever_clients_send() -> None:
+    """500 garbage requests, each worth a warning: the log takes the burst, counts the rest in /metrics."""
+    with rajas_node(env={"RAJAS_LOG_RATE": "5"}) as node:
+        lines_before = len(node.log.read_text().splitlines())
+        async with Probe(node.url) as probe:
+            for i in range(500):
+                reader, writer = await asyncio.open_connection("127.0.0.1", node.port)
+                writer.write(b"\x16\x03\x01 not http at all\r\n\r\n")
+                await reader.read()
+                writer.close()
+                if i % 100 == 0:
+                    assert await probe.decide() < 100
+        written = len(node.log.read_text().splitlines()) - lines_before
+        assert written <= 50 + 5 * 30  # the burst (10 x the rate), then 5 a second
+        assert metric(node, "rajas_log_lines_dropped") >= 500 - written
