@@ -178,6 +178,14 @@ class Conn:
         self._allowance -= 1
         return True
 
+    def take(self, cost: float) -> bool:
+        """A message that costs the node `cost` ordinary ones (e.g. a snapshot): False when over the rate."""
+        self._tick()
+        if self._allowance < cost:
+            return False
+        self._allowance -= cost
+        return True
+
     def strike(self) -> bool:
         """Counts a refused message; True when they keep coming and the connection should go."""
         self._strikes += 1

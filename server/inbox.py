@@ -31,6 +31,7 @@ from .connection import Conn, RawSocket, resume
 Message = bytes | str
 Handler = Callable[[Message], Coroutine[Any, Any, None]]
 PAUSE_AT = 32  # messages waiting before the socket stops being read (the client is sending faster than we handle)
+EAGER = 8  # messages of one read handled straight away; the rest wait for a task that lets other sockets in
 
 
 class Inbox:
@@ -41,7 +42,11 @@ class Inbox:
         self._paused = False
         self._queue: deque[Message] = deque()
         self._task: asyncio.Task[None] | None = None
+        self._run = 0  # messages of the current read handled straight away
         self.closed = False
+
+    def new_read(self) -> None:
+        self._run = 0
 
     def feed(self, message: Message) -> None:
         if self.closed:
@@ -52,10 +57,12 @@ class Inbox:
                 self._paused = True
                 self._pause(True)
             return
-        if not self._eager:
+        if not self._eager or self._run >= EAGER:
+            # (A read full of costly messages, handled all at once, would hold up every other socket.)
             self._queue.append(message)
             self._task = asyncio.get_running_loop().create_task(self._drain())
             return
+        self._run += 1
         coro = self._handle(message)
         try:
             waiting = coro.send(None)
@@ -73,8 +80,12 @@ class Inbox:
 
     async def _drain(self) -> None:
         try:
+            n = 0
             while self._queue and not self.closed:
                 await self._handle(self._queue.popleft())
+                n += 1
+                if n % EAGER == 0:
+                    await asyncio.sleep(0)  # other sockets' messages in between
         finally:
             self._task = None
             if self._paused and self._pause is not None:
@@ -124,6 +135,8 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             return
         buf = self._rest + data if self._rest else data
         self._rest = b""
+        if self.inbox is not None:
+            self.inbox.new_read()
         conn = self.conn
         i, end = 0, len(buf)
         while end - i >= 2:
