@@ -62,8 +62,10 @@ class Decision(NamedTuple):
         kind = data[0]
         args = data[1] if len(data) > 1 else []
         bonus = data[2] if len(data) > 2 else -1
+        if type(kind) is not str:  # (a list or a map would not even be hashable)
+            raise MalformedDecision("a decision's kind is a string")
         if kind not in ARITY:
-            raise MalformedDecision(f"unknown decision kind {kind!r}")
+            raise MalformedDecision(f"unknown decision kind {kind[:32]!r}")
         if not isinstance(args, list | tuple) or len(args) != ARITY[kind]:
             raise MalformedDecision(f"{kind} takes {ARITY[kind]} arguments")
         if not all(type(a) is int for a in args) or type(bonus) is not int:

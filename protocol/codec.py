@@ -39,11 +39,15 @@ def to_json(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+MAX_ID = 2**53  # integer ids are below this (JavaScript's exact integers); a larger one cannot be answered
+
+
 def raw_id(obj: Any) -> str | int | None:
-    """The client's id of a frame that failed validation, so the error can still name the message."""
-    if isinstance(obj, dict):
+    """The client's id of a frame that failed validation, so the error can still name the message; None when
+    the id is not a valid one (a reply can only name a valid id: 2**64 does not even fit in msgpack)."""
+    if type(obj) is dict:
         mid = obj.get("id")
-        if (isinstance(mid, str) and 0 < len(mid) <= 64) or type(mid) is int:
+        if (type(mid) is str and 0 < len(mid) <= 64) or (type(mid) is int and 0 <= mid < MAX_ID):
             return mid
     return None
 
@@ -73,7 +77,7 @@ def plain_decide(obj: Any) -> tuple[str | int, Any, int | None] | None:
         return None
     mid, v = obj.get("id"), obj.get("v")
     if "decision" not in obj or not (
-        (type(mid) is str and 0 < len(mid) <= 64) or (type(mid) is int and 0 <= mid < 2**53)
+        (type(mid) is str and 0 < len(mid) <= 64) or (type(mid) is int and 0 <= mid < MAX_ID)
     ):
         return None
     if v is not None and type(v) is not int:

@@ -23,7 +23,12 @@ ErrorCode = Literal[
     "stale_version",  # the decision named a room version that is no longer current
     "bad_commitment",  # a dice contribution made against another commitment than the room's (docs/fairness.md)
     "contribution_fixed",  # a seat that already contributed a dice value sent a different one
-    "rate_limited",
+    "rate_limited",  # over the connection's message rate (control frames count too: those are not answered)
+    "too_large",  # an HTTP body (or request head) past its limit: HTTP 413 (431 for the head)
+    "too_many_rooms",  # this client address created its rooms for this minute: HTTP 429
+    "server_full",  # this node holds all the rooms it may: HTTP 503
+    "too_many_connections",  # this client address has all the websockets it may: the upgrade gets HTTP 429
+    "request_timeout",  # a request head or body not complete in time: HTTP 408, connection closed
     "internal",
 ]
 

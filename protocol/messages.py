@@ -26,7 +26,14 @@ class _Msg(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class RoomSettings(_Msg):
+class _In(BaseModel):
+    """What a client sends: strict, so `id: true` or `protocol: "1"` is refused rather than coerced (a client
+    relying on coercion would break on the fast path, which takes exact types only)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RoomSettings(_In):
     seats: int = Field(default=4, ge=2, le=5)
     sheet: Literal["sun", "moon"] | dict[str, Any] = "sun"  # a dict is a custom sheet file
     spectators: bool = True
@@ -39,20 +46,20 @@ class RoomSettings(_Msg):
 # ---- client -> server -------------------------------------------------------------------------------
 
 
-class Hello(_Msg):
+class Hello(_In):
     type: Literal["hello"]
     id: MessageId
     protocol: int
     client: str | None = Field(default=None, max_length=64)
 
 
-class CreateRoom(_Msg):
+class CreateRoom(_In):
     type: Literal["create_room"]
     id: MessageId
     settings: RoomSettings = RoomSettings()
 
 
-class Join(_Msg):
+class Join(_In):
     """Take a seat (role player), watch (role spectator), or come back to a seat with its token."""
 
     type: Literal["join"]
@@ -65,29 +72,29 @@ class Join(_Msg):
     sheet_digest: Digest | None = None  # the sheet the client holds: the snapshot leaves it out if it is the room's
 
 
-class Leave(_Msg):
+class Leave(_In):
     type: Literal["leave"]
     id: MessageId
 
 
-class Kick(_Msg):
+class Kick(_In):
     type: Literal["kick"]
     id: MessageId
     seat: int = Field(ge=0, lt=5)
 
 
-class Start(_Msg):
+class Start(_In):
     type: Literal["start"]
     id: MessageId
 
 
-class HandOver(_Msg):
+class HandOver(_In):
     type: Literal["hand_over"]
     id: MessageId
     seat: int = Field(ge=0, lt=5)
 
 
-class ChangeSettings(_Msg):
+class ChangeSettings(_In):
     """The host changes the room's settings in the lobby (all of them at once, checked like create_room)."""
 
     type: Literal["settings"]
@@ -95,14 +102,14 @@ class ChangeSettings(_Msg):
     settings: RoomSettings
 
 
-class Decide(_Msg):
+class Decide(_In):
     type: Literal["decide"]
     id: MessageId
     decision: Any  # [kind, [args...], bonus]; parsed by the engine
     v: int | None = None  # the room version the decision was made at; a newer room refuses it (stale_version)
 
 
-class Contribute(_Msg):
+class Contribute(_In):
     """A seated player's random value for the dice, sent in the lobby after seeing the room's commitment
     (docs/fairness.md): the dice come from the server's seed and every seat's value."""
 
@@ -112,13 +119,13 @@ class Contribute(_Msg):
     value: Hex256
 
 
-class GetSnapshot(_Msg):
+class GetSnapshot(_In):
     type: Literal["snapshot"]
     id: MessageId
     sheet_digest: Digest | None = None  # as in Join
 
 
-class Ping(_Msg):
+class Ping(_In):
     type: Literal["ping"]
     id: MessageId
 

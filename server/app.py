@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
@@ -15,17 +16,21 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import forwarded
 from .connection import Conn, Limits
+from .forwarded import Proxies
+from .guard import Connections, RoomQuota, address_key
 from .hub import Hub
 from .inbox import DirectProtocol, Inbox
+from .logs import RateFilter
 from .metrics import Metrics
 from .room import PLAYING
 from .session import Session
 from .store import SPECTATORS, RoomStore, connected_seats
+from .web import ClientFiles, read_body
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent
@@ -36,9 +41,20 @@ def _base_url(scope_url: Any) -> str:
     return f"{scheme}://{scope_url.netloc}"
 
 
+STATUS = {
+    "room_not_found": 404,
+    "wrong_phase": 409,
+    "too_large": 413,
+    "too_many_rooms": 429,
+    "too_many_connections": 429,
+    "server_full": 503,
+    "request_timeout": 408,
+    "internal": 500,
+}
+
+
 def _error(err: ProtocolError) -> JSONResponse:
-    status = {"room_not_found": 404, "wrong_phase": 409, "internal": 500}.get(err.code, 400)
-    return JSONResponse({"ok": False, "code": err.code, "message": err.message}, status_code=status)
+    return JSONResponse({"ok": False, "code": err.code, "message": err.message}, status_code=STATUS.get(err.code, 400))
 
 
 def create_app(store: RoomStore, limits: Limits | None = None, node: str = "local", **hub_options: float) -> Starlette:
@@ -48,6 +64,18 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
     hub = Hub(store, metrics, **hub_options)
     conns: set[Conn] = set()
     _gauges(metrics, hub, conns)
+    per_address = Connections(limits.conns_per_address)
+    quota = RoomQuota(limits.rooms_per_minute, limits.max_rooms, limits.room_window)
+
+    def admit_room(address: str) -> Callable[[], None]:
+        def admit() -> None:
+            try:
+                quota.admit(address)
+            except ProtocolError as e:
+                metrics.limit_refusals.inc("rooms_total" if e.code == "server_full" else "rooms_per_address")
+                raise
+
+        return admit
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -72,13 +100,17 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
 
     async def create_room(request: Request) -> Response:
         try:
-            body = await request.body()
+            body = await read_body(request, limits.max_body)
             settings = RoomSettings.model_validate_json(body or b"{}")
+        except ProtocolError as e:
+            metrics.limit_refusals.inc("body")
+            return _error(e)
         except ValidationError as e:
             first = e.errors()[0]
             where = ".".join(str(x) for x in first["loc"]) or "settings"
             return _error(ProtocolError("bad_settings", f"{where}: {first['msg']}"))
         try:
+            admit_room(address_key(request.client.host if request.client else None))()
             room = await hub.create_room(settings)
         except ProtocolError as e:
             return _error(e)
@@ -110,6 +142,23 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         middleware wrappers around every send cost more than uvicorn's send itself."""
         if (await receive())["type"] != "websocket.connect":
             return
+        client = scope.get("client")
+        address = address_key(client[0] if client else None)
+        try:
+            per_address.admit(address)
+        except ProtocolError as e:
+            metrics.limit_refusals.inc("connections_per_address")
+            body = json.dumps({"ok": False, "code": e.code, "message": e.message}).encode()
+            headers = [(b"content-type", b"application/json")]
+            await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
+            await send({"type": "websocket.http.response.body", "body": body})
+            return
+        try:
+            await _serve_socket(scope, receive, send, address)
+        finally:
+            per_address.release(address)
+
+    async def _serve_socket(scope: Scope, receive: Receive, send: Send, address: str) -> None:
         await send({"type": "websocket.accept"})
 
         def send_bytes(data: bytes) -> Coroutine[Any, Any, None]:
@@ -126,17 +175,23 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         # changes what a frame looks like); under any other, every frame goes through uvicorn's send.
         direct = isinstance(proto, DirectProtocol) and not proto.conn.extensions
         conn = Conn(send_bytes, send_text, close, limits, proto.raw if direct else None)
-        session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url))
+        session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url), admit_room(address))
         writer = hub._spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
         inbox = None
         if isinstance(proto, DirectProtocol):  # messages come straight to the inbox; the queue brings the close
             inbox = proto.inbox = Inbox(session.handle, eager=store.eager, pause=proto.pause)
+            proto.session_conn = conn
             # The loop below only waits for the close; a connection we drop must end it too (a slow client
-            # may never let the close frame out).
+            # may never let the close frame out), and nothing it sent after that may be carried out.
             queue = proto.queue
-            conn.on_drop = lambda: queue.put_nowait({"type": "websocket.disconnect", "code": 1006})
+
+            def dropped(inbox: Inbox = inbox) -> None:
+                inbox.stop()
+                queue.put_nowait({"type": "websocket.disconnect", "code": 1006})
+
+            conn.on_drop = dropped
         try:
             while not conn.closed:
                 message = await receive()
@@ -155,10 +210,15 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
                 await inbox.close()
             conns.discard(conn)
             conn.closed = True
+            if conn.frames_refused:
+                metrics.limit_refusals.inc("control_rate", conn.frames_refused)
             if conn.close_reason is None:
                 conn.drop(1000, "bye")
             elif conn.close_reason[0] == 4008:
                 metrics.dropped.inc()
+                metrics.limit_refusals.inc("queue")
+            elif conn.close_reason[0] == 1008:
+                metrics.limit_refusals.inc("strikes")
             try:
                 await hub.detach(conn)
             except Exception:  # the store is away; the presence heartbeat puts the counts right later
@@ -173,25 +233,51 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         Route("/api/rooms", room_list, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/log", game_log),
-        Mount("/", StaticFiles(directory=CLIENT_DIR, html=True, check_dir=False), name="client"),
+        Mount("/", ClientFiles(directory=CLIENT_DIR, html=True, check_dir=False), name="client"),
     ]
-    app = App(websocket, routes=routes, lifespan=lifespan)
+    app = App(websocket, limits, metrics, routes=routes, lifespan=lifespan)
     app.state.hub = hub
+    app.state.limits = limits
     return app
 
 
 class App(Starlette):
-    """Starlette for HTTP; the websocket endpoint /ws is served without Starlette's layers (see websocket)."""
+    """Starlette for HTTP; the websocket endpoint /ws is served without Starlette's layers (see websocket).
+    Before either: the forwarded headers of a trusted proxy, and the body limit of every HTTP request."""
 
-    def __init__(self, ws: Callable[[Scope, Receive, Send], Awaitable[None]], **kwargs: Any) -> None:
+    def __init__(
+        self, ws: Callable[[Scope, Receive, Send], Awaitable[None]], limits: Limits, metrics: Metrics, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.ws = ws
+        self.proxies = Proxies(limits.forwarded_allow_ips)
+        self.max_body = limits.max_body
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
+        kind = scope["type"]
+        if kind == "http" or kind == "websocket":
+            forwarded.apply(scope, self.proxies)
+        if kind == "websocket" and scope["path"] == "/ws":
             await self.ws(scope, receive, send)
             return
+        if kind == "http" and self._announced(scope) > self.max_body:
+            self.metrics.limit_refusals.inc("body")
+            err = ProtocolError("too_large", f"a request body is at most {self.max_body} bytes")
+            await _error(err)(scope, receive, send)
+            return
         await super().__call__(scope, receive, send)
+
+    @staticmethod
+    def _announced(scope: Scope) -> int:
+        """The body's Content-Length (0 when none is given: a chunked body is counted as it is read)."""
+        for key, value in scope["headers"]:
+            if key == b"content-length":
+                try:
+                    return int(value)
+                except ValueError:
+                    return 1 << 62  # (not a length: refused as too large rather than believed)
+        return 0
 
 
 def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
@@ -220,6 +306,11 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         lambda: [("", sum(1 for lr in hub.rooms.values() if lr.room is not None and lr.room.status == PLAYING))],
     )
     metrics.gauge("rajas_timers", "grace and turn-clock timers armed on this node", timers)
+    metrics.gauge(
+        "rajas_log_lines_dropped",
+        "log lines not written for being over RAJAS_LOG_RATE, since the node started",
+        lambda: [("", RateFilter.dropped_total)],
+    )
     metrics.gauge(
         "rajas_bots_driving",
         "rooms whose bot this node is playing now",

@@ -39,6 +39,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# Every simulated client comes from 127.0.0.1: the limits per client address (docs/security.md) would refuse
+# all but the first few dozen connections and rooms.
+LOOPBACK_CLIENTS = ["--conns-per-address", "1000000", "--rooms-per-minute", "1000000", "--max-rooms", "1000000"]
+
+
 def _wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -177,7 +182,7 @@ def run_target(
                 extra += ["--redis", f"redis://127.0.0.1:{rport}/0"]
             for i, port in enumerate(ports):
                 cmd = [sys.executable, "-m", "rajas.server.cli", "serve", "--port", str(port), "--log-level", "warning"]
-                cmd += ["--rate", "1000", "--burst", "1000", *extra]
+                cmd += ["--rate", "1000", "--burst", "1000", *LOOPBACK_CLIENTS, *extra]
                 if nodes > 1:
                     cmd += ["--node", f"bench-{i}"]
                 servers.append(subprocess.Popen(cmd))
@@ -295,7 +300,7 @@ def run_idle(connections: int, workers: int) -> dict[str, Any]:
     try:
         port = _free_port()
         server = subprocess.Popen([sys.executable, "-m", "rajas.server.cli", "serve", "--port", str(port),
-                                   "--log-level", "warning"])  # fmt: skip
+                                   "--log-level", "warning", *LOOPBACK_CLIENTS])  # fmt: skip
         procs.append(server)
         _wait_port(port, server)
         time.sleep(0.5)

@@ -35,7 +35,21 @@ def _serve(args: argparse.Namespace) -> int:
     if args.log_format not in ("json", "text"):
         print("rajas serve: --log-format is json or text", file=sys.stderr)
         return 2
-    limits = Limits(rate=args.rate, burst=args.burst, queue=args.queue)
+    limits = Limits(
+        rate=args.rate,
+        burst=args.burst,
+        queue=args.queue,
+        queue_bytes=args.queue_bytes,
+        strikes=args.strikes,
+        max_body=args.max_body,
+        max_head=args.max_head,
+        handshake_timeout=args.handshake_timeout,
+        rooms_per_minute=args.rooms_per_minute,
+        max_rooms=args.max_rooms,
+        room_window=args.room_ttl,
+        conns_per_address=args.conns_per_address,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
     serve(args, limits)
     return 0
 

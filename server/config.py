@@ -15,9 +15,26 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "port": ("RAJAS_PORT", int, 8000, "port to listen on"),
     "redis": ("RAJAS_REDIS_URL", str, None, "share rooms through Redis, e.g. redis://localhost:6379/0"),
     "room_ttl": ("RAJAS_ROOM_TTL", float, 7200.0, "seconds an abandoned room is kept"),
-    "rate": ("RAJAS_RATE", float, 100.0, "messages per second per connection"),
+    "rate": ("RAJAS_RATE", float, 100.0, "messages per second per connection (pings and other frames too)"),
     "burst": ("RAJAS_BURST", float, 200.0, "messages a connection may send at once"),
     "queue": ("RAJAS_QUEUE", int, 1024, "outgoing frames queued before a slow client is dropped"),
+    # ---- limits against hostile clients (docs/security.md) ----
+    "queue_bytes": ("RAJAS_QUEUE_BYTES", int, 2097152, "outgoing bytes queued before a slow client is dropped"),
+    "strikes": ("RAJAS_STRIKES", int, 50, "refused messages (decaying one a second) before a connection is closed"),
+    "max_body": ("RAJAS_MAX_BODY", int, 64 * 1024, "bytes of an HTTP request body (a custom sheet file)"),
+    "max_head": ("RAJAS_MAX_HEAD", int, 16 * 1024, "bytes of an HTTP request's line and headers"),
+    "handshake_timeout": (
+        "RAJAS_HANDSHAKE_TIMEOUT", float, 10.0, "seconds a client has to send a whole request or websocket upgrade"
+    ),
+    "rooms_per_minute": ("RAJAS_ROOMS_PER_MINUTE", int, 10, "rooms one client address may create per minute"),
+    "max_rooms": ("RAJAS_MAX_ROOMS", int, 5000, "rooms this node may create per --room-ttl seconds"),
+    "conns_per_address": ("RAJAS_CONNS_PER_ADDRESS", int, 64, "open websocket connections per client address"),
+    "forwarded_allow_ips": (
+        "RAJAS_FORWARDED_ALLOW_IPS", str, "127.0.0.1",
+        "proxy addresses (IPs or CIDRs, comma-separated; * for any) whose X-Forwarded-* headers are believed",
+    ),
+    "log_rate": ("RAJAS_LOG_RATE", float, 50.0, "log lines per second at most (the rest are counted in /metrics)"),
+    # ----
     "log_level": ("RAJAS_LOG_LEVEL", str, "info", "debug, info, warning, error"),
     "log_format": ("RAJAS_LOG_FORMAT", str, "json", "json (one object per line) or text"),
     "node": ("RAJAS_NODE", str, None, "this node's name in logs and /metrics (default: host-pid-random)"),

@@ -104,11 +104,22 @@ class RawSocket:
 
 @dataclass
 class Limits:
-    rate: float = 100.0  # messages per second a connection may send, on average
+    """Every limit a node puts on what its clients send and hold (docs/security.md; RAJAS_* in config.py)."""
+
+    rate: float = 100.0  # messages per second a connection may send, on average (control frames count too)
     burst: float = 200.0  # ... and at once
     queue: int = 1024  # frames waiting to be written before the client counts as too slow
+    queue_bytes: int = 2 * 1024 * 1024  # ... or bytes of them (a few large snapshots)
     strikes: int = 50  # refused messages (decaying one per second) before the connection is closed
     dedupe: int = 256  # replies remembered per connection, to answer a resent message id the same way
+    max_body: int = 64 * 1024  # bytes of an HTTP request body (a custom sheet file is the largest)
+    max_head: int = 16 * 1024  # bytes of an HTTP request line and headers
+    handshake_timeout: float = 10.0  # seconds to send a whole HTTP request (or websocket upgrade request)
+    rooms_per_minute: int = 10  # rooms one client address may create per minute
+    max_rooms: int = 5000  # rooms this node may create per room_window seconds
+    room_window: float = 7200.0  # (the room TTL: a room abandoned for that long is gone)
+    conns_per_address: int = 64  # open websocket connections per client address
+    forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-* headers are believed
 
 
 class Conn:
@@ -140,6 +151,8 @@ class Conn:
         # Kept as bytes, not Frames: thousands of long-lived small objects would each cost every GC pass.
         self.replies: OrderedDict[str | int, bytes] = OrderedDict()
         self._out: deque[Frame] = deque()
+        self._out_bytes = 0  # of the frames in _out (their msgpack encoding, about what each holds)
+        self.frames_refused = 0  # control frames left unanswered for being over the rate
         self._blocked: tuple[Coroutine[Any, Any, None], Any] | None = None  # a send waiting for the socket
         self._wake = asyncio.Event()
         self.closed = False
@@ -165,10 +178,28 @@ class Conn:
         self._allowance -= 1
         return True
 
+    def take(self, cost: float) -> bool:
+        """A message that costs the node `cost` ordinary ones (e.g. a snapshot): False when over the rate."""
+        self._tick()
+        if self._allowance < cost:
+            return False
+        self._allowance -= cost
+        return True
+
     def strike(self) -> bool:
         """Counts a refused message; True when they keep coming and the connection should go."""
         self._strikes += 1
         return self._strikes > self.limits.strikes
+
+    def control_frame(self) -> bool:
+        """A ping, pong or other frame the transport answers itself: it takes from the same message rate;
+        False when it is over the rate and must be ignored (then it is a strike, and may close the connection)."""
+        if self.allow():
+            return True
+        self.frames_refused += 1
+        if self.strike():
+            self.drop(1008, "too many refused messages")
+        return False
 
     # ---- outgoing ---------------------------------------------------------------------------------------
 
@@ -181,10 +212,17 @@ class Conn:
                 return
             self._write_now(frame)
             return
-        if len(self._out) >= self.limits.queue:
+        self._queue(frame)
+
+    def _queue(self, frame: Frame) -> None:
+        """Behind a slow socket: queued, up to the queue's frames and bytes; past either the client is dropped."""
+        size = self._out_bytes + len(frame.packed)
+        if len(self._out) >= self.limits.queue or size > self.limits.queue_bytes:
             self._out.clear()
+            self._out_bytes = 0
             self.drop(4008, "too slow: outgoing queue full")
             return
+        self._out_bytes = size
         self._out.append(frame)
         self._wake.set()
 
@@ -213,16 +251,15 @@ class Conn:
         if not frames:
             return
         if self._out or self._blocked is not None:
-            self._out.extend(frames)
-            self._wake.set()
+            for frame in frames:
+                self._queue(frame)
             return
         raw = self._raw
         if len(frames) > 1 and raw is not None and raw.write(b"".join([f.wire(self.binary) for f in frames])):
             return
         for frame in frames:  # (even when closed since: a refusal that closed it still goes out, as in push)
             if self._out or self._blocked is not None:
-                self._out.append(frame)
-                self._wake.set()
+                self._queue(frame)
             else:
                 self._write_now(frame)
 
@@ -269,6 +306,7 @@ class Conn:
                 if self.closed and not self._out:
                     break  # (what was queued before a close still goes out: the refusal that caused it)
                 frame = self._out.popleft()
+                self._out_bytes -= len(frame.packed)
                 if self.binary:
                     await self._send_bytes(frame.packed)
                 else:

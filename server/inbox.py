@@ -26,11 +26,12 @@ try:
 except ImportError:  # pragma: no cover (websockets built without its C extension)
     from websockets.utils import apply_mask
 
-from .connection import RawSocket, resume
+from .connection import Conn, RawSocket, resume
 
 Message = bytes | str
 Handler = Callable[[Message], Coroutine[Any, Any, None]]
 PAUSE_AT = 32  # messages waiting before the socket stops being read (the client is sending faster than we handle)
+EAGER = 8  # messages of one read handled straight away; the rest wait for a task that lets other sockets in
 
 
 class Inbox:
@@ -41,7 +42,11 @@ class Inbox:
         self._paused = False
         self._queue: deque[Message] = deque()
         self._task: asyncio.Task[None] | None = None
+        self._run = 0  # messages of the current read handled straight away
         self.closed = False
+
+    def new_read(self) -> None:
+        self._run = 0
 
     def feed(self, message: Message) -> None:
         if self.closed:
@@ -52,10 +57,12 @@ class Inbox:
                 self._paused = True
                 self._pause(True)
             return
-        if not self._eager:
+        if not self._eager or self._run >= EAGER:
+            # (A read full of costly messages, handled all at once, would hold up every other socket.)
             self._queue.append(message)
             self._task = asyncio.get_running_loop().create_task(self._drain())
             return
+        self._run += 1
         coro = self._handle(message)
         try:
             waiting = coro.send(None)
@@ -73,13 +80,22 @@ class Inbox:
 
     async def _drain(self) -> None:
         try:
+            n = 0
             while self._queue and not self.closed:
                 await self._handle(self._queue.popleft())
+                n += 1
+                if n % EAGER == 0:
+                    await asyncio.sleep(0)  # other sockets' messages in between
         finally:
             self._task = None
             if self._paused and self._pause is not None:
                 self._paused = False
                 self._pause(False)
+
+    def stop(self) -> None:
+        """No more messages from now on (the connection is being dropped): what is queued is not carried out."""
+        self.closed = True
+        self._queue.clear()
 
     async def close(self) -> None:
         """No more messages; waits for the one being handled (so a join finishes before the leave)."""
@@ -92,7 +108,7 @@ class Inbox:
 
 OPEN = State.OPEN
 TEXT_FINAL, BINARY_FINAL = 0x81, 0x82  # first byte of an unfragmented data frame with no extension bits
-PONG_FINAL = 0x8A
+PING_FINAL, PONG_FINAL, CLOSE_FINAL = 0x89, 0x8A, 0x88
 PING_HEAD = bytes((0x89, 4))  # a ping frame from the server: final, unmasked, a 4-byte payload
 
 
@@ -101,12 +117,14 @@ class DirectProtocol(WebSocketsSansIOProtocol):
 
     websockets' frame parser is a chain of Python generators and a Frame object per frame, as much as the rest
     of receiving a decision. This protocol cuts the frames itself and reads the plain ones: whole text or
-    binary frames, masked, with lengths of up to two bytes, and keepalive pongs. Every other frame (ping, close,
+    binary frames, masked, up to the transport's size limit, and keepalive pongs. Every other frame (ping, close,
     fragments) is handed to the websockets parser whole, so that parser always starts at a frame boundary and keeps
-    its own state (close handshake, keepalive, fragmentation) right. A frame this reader never takes (an
-    8-byte length, an unmasked frame) hands the websockets parser the rest of the connection."""
+    its own state (close handshake, keepalive, fragmentation) right; each of those frames takes from the
+    connection's message rate first (a ping over it is not answered). A frame this reader never takes (past the
+    size limit, or unmasked: either closes the connection) hands the websockets parser the rest of it."""
 
     inbox: Inbox | None = None
+    session_conn: Conn | None = None  # the app's connection: its message rate covers the frames read here too
     _direct = True  # frames are cut here (until one is handed over for good)
     _rest = b""  # the start of a frame not yet whole
 
@@ -117,6 +135,8 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             return
         buf = self._rest + data if self._rest else data
         self._rest = b""
+        if self.inbox is not None:
+            self.inbox.new_read()
         conn = self.conn
         i, end = 0, len(buf)
         while end - i >= 2:
@@ -126,21 +146,35 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             first, second = buf[i], buf[i + 1]
             n = second & 0x7F
             head = 6
-            if n == 126:
-                if end - i < 4:
+            if n >= 126:
+                head = 8 if n == 126 else 14
+                if end - i < head - 4:
                     break
-                n = buf[i + 2] << 8 | buf[i + 3]
-                head = 8
+                n = buf[i + 2] << 8 | buf[i + 3] if head == 8 else int.from_bytes(buf[i + 2 : i + 10], "big")
                 if conn.max_message_size is not None and n > conn.max_message_size:
                     self._hand_over(buf[i:])  # websockets closes with 1009
                     return
-            if n == 127 or not second & 0x80:
-                self._hand_over(buf[i:])  # past our frame limit, or a client frame unmasked: websockets refuses
+            if not second & 0x80:
+                self._hand_over(buf[i:])  # a client frame unmasked: websockets refuses it
                 return
             stop = i + head + n
             if stop > end:
                 break
-            if first in (BINARY_FINAL, TEXT_FINAL) and conn.current_size is None:
+            client = self.session_conn
+            # Every frame counts towards the message rate, pings and pongs too (the transport answers a ping
+            # itself): one over the rate is left unanswered, and counts as a refused message. (A fragment over
+            # the rate is carried on with, as a strike: skipping it would break the message.)
+            if (
+                first != TEXT_FINAL
+                and first != BINARY_FINAL
+                and first != CLOSE_FINAL
+                and client is not None
+                and (client.closed or not client.control_frame())
+                and (first == PING_FINAL or first == PONG_FINAL)  # noqa: SIM109  # (ints: no tuple built)
+            ):
+                i = stop
+                continue
+            if (first == BINARY_FINAL or first == TEXT_FINAL) and conn.current_size is None:  # noqa: SIM109
                 payload = apply_mask(buf[i + head : stop], buf[i + head - 4 : i + head])
                 inbox = self.inbox
                 if inbox is not None and first == BINARY_FINAL and not self.close_sent:
@@ -161,7 +195,7 @@ class DirectProtocol(WebSocketsSansIOProtocol):
                 self.handle_events()
             i = stop
         if i < end:
-            self._rest = buf[i:]  # at most one frame of up to 64 KiB: longer ones are handed over
+            self._rest = buf[i:]  # at most one frame, of up to the transport's limit
 
     def _hand_over(self, rest: bytes) -> None:
         self._direct = False

@@ -53,10 +53,62 @@ class TextFormatter(logging.Formatter):
         return line
 
 
-def setup(level: str, fmt: str, node: str) -> None:
-    """Routes our and uvicorn's loggers to one stderr handler in the chosen format."""
+class Gate:
+    """Lets one thing through per `every` seconds and counts the ones it held back (e.g. tracebacks)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.last = -every
+        self.held = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.every:
+            self.held += 1
+            return False
+        self.last = now
+        return True
+
+    def take(self) -> int:
+        """How many were held back since the last one let through (and starts counting again)."""
+        held, self.held = self.held, 0
+        return held
+
+
+class RateFilter(logging.Filter):
+    """A ceiling on log lines per second for the whole process (a token bucket): whatever a client manages to
+    make the node log, the log grows by at most `rate` lines a second. Lines over it are counted, not written;
+    the next line written says how many were dropped."""
+
+    dropped_total = 0  # since start, for /metrics
+
+    def __init__(self, rate: float = 50.0, burst: float = 500.0) -> None:
+        super().__init__()
+        self.rate, self.burst = rate, burst
+        self.allowance = burst
+        self.last = time.monotonic()
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.last = now
+        if self.allowance < 1:
+            self.dropped += 1
+            RateFilter.dropped_total += 1
+            return False
+        self.allowance -= 1
+        if self.dropped:
+            record.dropped_lines = self.dropped
+            self.dropped = 0
+        return True
+
+
+def setup(level: str, fmt: str, node: str, rate: float = 50.0) -> None:
+    """Routes our and uvicorn's loggers to one stderr handler in the chosen format, at most `rate` lines/s."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(node) if fmt == "json" else TextFormatter(node))
+    handler.addFilter(RateFilter(rate, 10 * rate))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

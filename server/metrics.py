@@ -15,6 +15,19 @@ from collections.abc import Callable, Iterable
 # Decision latency is sub-millisecond when healthy; the upper buckets catch a stalled store.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 GC_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+# The limits of docs/security.md, as `rajas_limit_refusals_total{limit=...}` names them.
+LIMITS = (
+    "body",  # an HTTP body past RAJAS_MAX_BODY (413 too_large)
+    "head",  # a request line and headers past RAJAS_MAX_HEAD (431 too_large)
+    "handshake_timeout",  # a request not whole within RAJAS_HANDSHAKE_TIMEOUT (408 request_timeout)
+    "rooms_per_address",  # RAJAS_ROOMS_PER_MINUTE (too_many_rooms)
+    "rooms_total",  # RAJAS_MAX_ROOMS (server_full)
+    "connections_per_address",  # RAJAS_CONNS_PER_ADDRESS (429 too_many_connections)
+    "message_rate",  # a message over RAJAS_RATE/RAJAS_BURST (rate_limited)
+    "control_rate",  # a ping or other control frame over the same rate (left unanswered)
+    "strikes",  # connections closed (1008) after RAJAS_STRIKES refused messages
+    "queue",  # slow clients dropped (4008) past RAJAS_QUEUE frames or RAJAS_QUEUE_BYTES bytes
+)
 _CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -108,6 +121,13 @@ class Metrics:
             "pauses of Python's cyclic garbage collector: every room on the node waits for them",
             GC_BUCKETS,
         )
+        # ---- limits against hostile clients (docs/security.md): one sample per limit, 0 until it refuses ----
+        self.limit_refusals = Counter(
+            "rajas_limit_refusals_total", "requests, connections, rooms and frames refused by a limit", "limit"
+        )
+        for limit in LIMITS:
+            self.limit_refusals.inc(limit, 0.0)
+        # ----
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
         # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
         from .sheet_cache import SHEETS
@@ -158,6 +178,7 @@ class Metrics:
             self.stale_refusals_avoided,
         ):
             lines += c.render()
+        lines += self.limit_refusals.render()
         lines += self.latency.render()
         lines += self.gc_pauses.render()
         lines += _process()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
@@ -29,16 +30,27 @@ from rajas.protocol.messages import (
 
 from .connection import Conn, Frame
 from .hub import Behind, Hub, Skip
+from .logs import Gate
 from .room import LOBBY, PLAYING, Event, Room
 
 log = logging.getLogger("rajas.server")
+SNAPSHOT_COST = 10  # messages of the rate a snapshot takes: building one costs the node as much as ten decisions
+INTERNAL_LOG = Gate(10.0)  # at most one traceback of a failed message per 10 s per node; the rest are counted
+
+
+def store_fault(e: Exception) -> bool:
+    """Whether a failure is the store's being away (a dropped connection, a timeout, redis-py's errors)."""
+    return isinstance(e, OSError | TimeoutError) or type(e).__module__.startswith(("redis", "rajas.server.redis"))
 
 
 class Session:
-    def __init__(self, hub: Hub, conn: Conn, base_url: str) -> None:
+    def __init__(
+        self, hub: Hub, conn: Conn, base_url: str, admit_room: Callable[[], None] | None = None
+    ) -> None:
         self.hub = hub
         self.conn = conn
         self.base_url = base_url.rstrip("/")
+        self.admit_room = admit_room  # counts a room against the limits of this client's address, or refuses
         self._seat_known: tuple[list[dict[str, Any]], str | None, int] | None = None  # (seats, token, seat)
 
     def reply(self, mid: str | int | None, data: dict[str, Any] | None = None) -> None:
@@ -46,12 +58,12 @@ class Session:
         if mid is not None:
             self._remember(mid, frame)
 
-    def refuse(self, mid: str | int | None, err: ProtocolError) -> None:
+    def refuse(self, mid: str | int | None, err: ProtocolError, strike: bool = True) -> None:
         self.hub.metrics.errors.inc(err.code)
         frame = self.conn.send({"type": "reply", "id": mid, "ok": False, "code": err.code, "message": err.message})
         if mid is not None and err.code != "internal":  # a server fault may pass: the same id tries again
             self._remember(mid, frame)
-        if err.code != "internal" and self.conn.strike():  # our faults are not the client's strikes
+        if strike and self.conn.strike():
             self.conn.drop(1008, "too many refused messages")
 
     def _remember(self, mid: str | int, frame: Frame) -> None:
@@ -62,6 +74,8 @@ class Session:
 
     async def handle(self, frame: bytes | str) -> None:
         conn = self.conn
+        if conn.closed:  # nothing received after a close is carried out (it may have come in the same read)
+            return
         conn.cork()  # (what this message causes for this client leaves in one write, at the end)
         try:
             if not conn.greeted:
@@ -75,6 +89,7 @@ class Session:
                 mid = raw_id(obj)
                 check_size(frame)
                 if not conn.allow():
+                    metrics.limit_refusals.inc("message_rate")
                     raise ProtocolError("rate_limited", "too many messages; slow down")
                 if mid is not None and mid in conn.replies:
                     conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
@@ -94,9 +109,14 @@ class Session:
             except ProtocolError as e:
                 self.refuse(mid, e)
                 return
-            except Exception:
-                log.exception("internal error handling a message")
-                self.refuse(mid, ProtocolError("internal", "the server failed on this message"))
+            except Exception as e:
+                # One traceback now and then, not one per message: a client can resend a failing message.
+                if INTERNAL_LOG.allow():
+                    log.exception("internal error handling a message", extra={"suppressed": INTERNAL_LOG.take()})
+                # The store being away (Redis restarting) is nobody's fault and clients retry through it; any
+                # other failure came of this message, and a message that keeps failing must not be resent
+                # without end: it is a strike like every other refusal.
+                self.refuse(mid, ProtocolError("internal", "the server failed on this message"), not store_fault(e))
                 return
             self.reply(mid, data)
         finally:
@@ -113,11 +133,16 @@ class Session:
         if isinstance(msg, Ping):
             return {"time": time.time()}
         if isinstance(msg, CreateRoom):
+            if self.admit_room is not None:
+                self.admit_room()
             room = await self.hub.create_room(msg.settings)
             return self.created(room)
         if isinstance(msg, Join):
             return await self.join(msg)
         if isinstance(msg, GetSnapshot):
+            if not self.conn.take(SNAPSHOT_COST - 1):  # (the message itself took one)
+                self.hub.metrics.limit_refusals.inc("message_rate")
+                raise ProtocolError("rate_limited", "too many snapshots; slow down")
             code = self._room_code()
             lr = await self.hub.local(code)
             room = await self.hub.newest(code)
