@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
-from rajas.server.bench import BenchSetupError, _core_share, _throughput, bench
+from rajas.bench.procs import core_share
+from rajas.bench.run import bench, throughput
+from rajas.bench.settings import BenchSettings, BenchSetupError
 
 
 def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_servers() -> None:
     pin = (os.cpu_count() or 1) >= 2 and hasattr(os, "sched_setaffinity")
-    report = bench(3, 2.0, 2.0, 1, "memory", True, 0, "always", nodes=1, pin=pin, repeat=2)
-    assert report["machine"]["pinned"] is pin
+    report = bench(BenchSettings(rooms=3, rate=2.0, seconds=2.0, workers=1, pin=pin, repeat=2))
+    assert report["machine"]["pinned"] is pin and report["clients"] == "msgpack"
     for target in ("ours", "bare"):
         run = report[target]
         assert run["refused"] == 0 and run["closed_sockets"] == 0
@@ -21,9 +24,26 @@ def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_serve
     assert len(report["pairs"]) == 2 and report["ratio"]["throughput"] is not None
 
 
+def test_json_clients_speak_text_frames_as_the_browser_does_and_every_decision_reaches_every_socket() -> None:
+    report = bench(BenchSettings(rooms=2, rate=2.0, seconds=2.0, workers=1, baseline=False, clients="json"))
+    ours = report["ours"]
+    assert report["clients"] == "json" and ours["clients"] == "json"
+    assert ours["refused"] == 0 and ours["closed_sockets"] == 0
+    assert ours["decisions"] > 0 and ours["deliveries"] == 7 * ours["decisions"]
+
+
 def test_flags_that_do_not_go_together_are_refused_before_anything_runs() -> None:
     with pytest.raises(BenchSetupError, match="--nodes > 1 needs --store redis"):
-        bench(3, 2.0, 2.0, 1, "memory", True, 0, "always", nodes=2)
+        bench(BenchSettings(rooms=3, nodes=2))
+    with pytest.raises(BenchSetupError, match="--workers"):
+        bench(BenchSettings(rooms=3, workers=0))
+
+
+def test_the_settings_are_one_frozen_record() -> None:
+    s = BenchSettings()
+    assert (s.rooms, s.rate, s.clients, s.store) == (1000, 1.0, "msgpack", "memory")  # the defaults of the command
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.rooms = 5  # type: ignore[misc]
 
 
 def test_throughput_counts_only_the_time_every_room_still_had_its_game() -> None:
@@ -33,17 +53,17 @@ def test_throughput_counts_only_the_time_every_room_still_had_its_game() -> None
         {"decisions": 100, "sent_ms": sent[0], "over_ms": [6_000]},
         {"decisions": 100, "sent_ms": sent[1], "over_ms": [4_000, 9_000]},
     ]
-    assert _throughput(results, 10.0) == (80 / 4, 4.0)
+    assert throughput(results, 10.0) == (80 / 4, 4.0)
     for r in results:
         r["over_ms"] = []  # no game ended: the whole window counts
-    assert _throughput(results, 10.0) == (20.0, 10.0)
+    assert throughput(results, 10.0) == (20.0, 10.0)
 
 
 def test_the_server_cores_time_is_shared_out_in_percent() -> None:
     # user nice system idle iowait irq softirq steal, in ticks
     before = [100, 0, 50, 1000, 0, 0, 10, 5]
     after = [160, 0, 70, 1010, 0, 0, 15, 10]  # 100 ticks: 60 user, 20 system, 10 idle, 5 softirq, 5 steal
-    share = _core_share(before, after)
+    share = core_share(before, after)
     assert share == {
         "user": 60.0, "system": 20.0, "idle": 10.0, "iowait": 0.0, "irq": 0.0, "softirq": 5.0, "steal": 5.0
     }
