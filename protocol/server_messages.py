@@ -22,6 +22,15 @@ class _Msg(BaseModel):
 class Reply(_Msg):
     """The answer to exactly one client message: accepted (ok, maybe with data) or refused (code, message)."""
 
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={  # the validator below, for readers of the JSON Schema
+            "if": {"properties": {"ok": {"const": True}}},
+            "then": {"properties": {"code": {"type": "null"}, "message": {"type": "null"}}},
+            "else": {"required": ["code", "message"], "properties": {"data": {"type": "null"}}},
+        },
+    )
+
     type: Literal["reply"] = "reply"
     id: MessageId | None  # None only when the frame was too broken to carry an id
     ok: bool
