@@ -312,7 +312,7 @@ def cli() -> None:
     from rajas.server.serve import raise_fd_limit
 
     raise_fd_limit()
-    # The generator must not add its own pauses to what it measures: full GC passes over 3,500 sockets'
+    # The generator must not add its own pauses to what it measures: full GC passes over thousands of sockets'
     # objects would show up as latency of the server.
     gc.set_threshold(100_000, 50, 100)
     uvloop.run(main(args))

@@ -67,8 +67,7 @@ def head_json(frame: bytes) -> tuple[str | None, int | None]:
 
 
 def eyes_view(frame: bytes) -> tuple[str | None, dict[str, Any] | None]:
-    """room.status and game.pending of an update, skipping (not building) the rest: a third of the cost of
-    decoding the whole ~2 KB update."""
+    """room.status and game.pending of an update, skipping (not building) the rest of it."""
     u = msgpack.Unpacker(raw=False, strict_map_key=False)
     u.feed(frame)
     status = pending = None

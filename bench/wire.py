@@ -1,8 +1,8 @@
 """A lean websocket client for the load generator of `rajas bench` (bench/load.py).
 
-The `websockets` client costs tens of microseconds of Python per received frame (its sans-io parser, the
-message assembler, a task switch per message); a generator reading 7 sockets per room at thousands of
-decisions per second would then take most of a core from the server it measures. This is a plain
+The `websockets` client's work per received frame (its sans-io parser, the message assembler, a task switch
+per message) would make a generator reading 7 sockets per room take most of a core from the server it
+measures, on the same machine (docs/benchmarks.md). This is a plain
 asyncio.Protocol with a minimal RFC 6455 client: one handshake, unmasked server frames parsed straight from
 `data_received` (split or coalesced across TCP reads), pings answered with pongs, close answered, and
 client frames masked with 4 random bytes per connection (one big-int XOR per frame).
