@@ -67,3 +67,23 @@ def test_the_server_cores_time_is_shared_out_in_percent() -> None:
     assert share == {
         "user": 60.0, "system": 20.0, "idle": 10.0, "iowait": 0.0, "irq": 0.0, "softirq": 5.0, "steal": 5.0
     }
+
+
+def test_the_commands_defaults_are_the_settings_defaults() -> None:
+    from rajas.server.cli import build_parser
+
+    args = build_parser().parse_args(["bench"])
+    defaults = BenchSettings()
+    for field in dataclasses.fields(BenchSettings):
+        flag = "no_baseline" if field.name == "baseline" else field.name
+        value = not getattr(args, flag) if field.name == "baseline" else getattr(args, flag)
+        assert value == getattr(defaults, field.name), field.name
+
+
+def test_the_server_does_not_import_the_tools() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, rajas.server.app, rajas.server.cli; print(sorted(m for m in sys.modules if 'bench' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
