@@ -1,7 +1,9 @@
-// Protocol constants: a mirror of protocol/messages.py and protocol/errors.py (see docs/protocol.md).
-// Keep in step with the server: tests/e2e checks these lists against the Python package.
+// Protocol constants: a mirror of the protocol's models (protocol/messages.py, server_messages.py, errors.py;
+// docs/protocol.md). tests/protocol/test_contract.py checks them against docs/protocol.schema.json, which is
+// generated from those models.
 
 export const PROTOCOL_VERSION = 1;
+export const MAX_FRAME = 65536; // bytes a frame may carry (protocol/codec.py MAX_FRAME)
 export const CLIENT_NAME = "rajas-web/1.0";
 
 // client -> server (protocol/messages.py CLIENT_TYPES)
@@ -11,7 +13,7 @@ export const CLIENT_TYPES = Object.freeze([
 ]);
 export const MSG = Object.freeze(Object.fromEntries(CLIENT_TYPES.map((t) => [t.toUpperCase(), t])));
 
-// server -> client
+// server -> client (protocol/server_messages.py SERVER_TYPES)
 export const SERVER_TYPES = Object.freeze(["reply", "snapshot", "update", "presence", "notice"]);
 
 // protocol/errors.py ErrorCode

@@ -1,20 +1,35 @@
 """Bots that choose among legal decisions: random, and greedy (best immediate gain).
 
-Used by the simulator, by the server for absent players, and by load tests. Each bot owns a seeded
-`random.Random`, so bot games replay exactly too.
+Used by the simulator, by the server for absent players, and by load tests. Each bot draws from a generator
+of its own, the engine's seeded one (rng.py), so a bot's choices follow from its seed alone and bot games
+replay exactly.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .decisions import Decision
 from .game import apply, legal_decisions
+from .rng import roll, seed_to_state
 from .state import PHASE_OVER, PHASE_RESOLVE, GameState
 from .tracks import overlap
 
 Bot = Callable[[GameState], Decision]
+T = TypeVar("T")
+BOT_DRAW = "rajas-bot/1"  # kept apart from the dice: a bot seeded like a game never echoes its rolls
+
+
+class Draw:
+    """A bot's own choices: the engine's generator, seeded once, advanced by every draw."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.state = seed_to_state(seed, (BOT_DRAW,))
+
+    def choice(self, options: Sequence[T]) -> T:
+        self.state, i = roll(self.state, len(options))
+        return options[i]
 
 # Rough worth, in track spaces, of an effect still to be carried out.
 EFFECT_WORTH = {
@@ -63,7 +78,7 @@ def evaluate(g: GameState, seat: int) -> float:
 
 
 def random_bot(seed: int | str = 0) -> Bot:
-    rng = random.Random(seed)
+    rng = Draw(seed)
 
     def choose(g: GameState) -> Decision:
         return rng.choice(legal_decisions(g))
@@ -74,7 +89,7 @@ def random_bot(seed: int | str = 0) -> Bot:
 def greedy_bot(seed: int | str = 0, horizon: int = 12) -> Bot:
     """Plays every option out to the end of its own turn (choosing each later step by one-step worth)
     and takes the option that leaves the best-looking sheet."""
-    rng = random.Random(seed)
+    rng = Draw(seed)
 
     def one_step(g: GameState, seat: int) -> Decision:
         best: list[Decision] = []

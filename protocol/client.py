@@ -14,10 +14,22 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 
 from .codec import pack, unpack
 from .messages import PROTOCOL_VERSION
+from .server_messages import check_server_message
+
+# Check every received frame against the protocol's models (server_messages.py). Off by default (it costs
+# a validation per frame); the test suite turns it on (tests/conftest.py), so every test that plays through
+# this client also checks the server keeps the contract.
+CHECK_FRAMES = False
+FAILED_CHECKS: list[str] = []  # what the checks found, for the test suite to fail on (the first 20)
+
+
+class InvalidFrame(Exception):
+    """The server sent a frame the protocol's models do not describe (only with frame checks on)."""
 
 
 class ServerError(Exception):
@@ -37,9 +49,11 @@ def ws_url(url: str) -> str:
 
 
 class Client:
-    def __init__(self, url: str, binary: bool = True, keep: bool = True) -> None:
+    def __init__(self, url: str, binary: bool = True, keep: bool = True, check: bool | None = None) -> None:
         self.url = ws_url(url)
         self.binary = binary
+        self.check = CHECK_FRAMES if check is None else check  # validate every received frame
+        self.invalid: InvalidFrame | None = None  # the first frame that failed the check: reading stopped there
         self.keep = keep  # keep every received message in `received` (tests look at them)
         self.ws: ClientConnection | None = None
         # Ids unique across this seat's connections (tabs), since the server remembers them per seat.
@@ -113,15 +127,26 @@ class Client:
         try:
             async for frame in self.ws:
                 msg = unpack(frame) if isinstance(frame, bytes) else json.loads(frame)
+                if self.check:
+                    self._check(msg)
                 self._on(msg)
-        except Exception:  # connection closed: whoever waits sees `closed`
+        except Exception:  # connection closed (or a frame failed the check): whoever waits sees `closed`
             pass
         finally:
             self.closed.set()
             for fut in self._waiting.values():
                 if not fut.done():
-                    fut.set_exception(ConnectionError("connection closed"))
+                    fut.set_exception(self.invalid or ConnectionError("connection closed"))
             self._pulse()
+
+    def _check(self, msg: Any) -> None:
+        try:
+            check_server_message(msg)
+        except ValidationError as e:
+            self.invalid = InvalidFrame(f"the server sent a frame the protocol does not describe: {e}\n{msg!r:.800}")
+            if len(FAILED_CHECKS) < 20:
+                FAILED_CHECKS.append(str(self.invalid))
+            raise self.invalid from None
 
     def _pulse(self) -> None:
         self._changed.set()
@@ -164,7 +189,7 @@ class Client:
         async def wait() -> None:
             while not predicate(self):
                 if self.closed.is_set():
-                    raise ConnectionError("connection closed")
+                    raise self.invalid or ConnectionError("connection closed")
                 await self._changed.wait()
 
         await asyncio.wait_for(wait(), timeout)

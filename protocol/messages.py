@@ -1,4 +1,4 @@
-"""The wire messages. Client messages are validated with pydantic; server messages are built from models too.
+"""The client's wire messages, validated with pydantic (the server's are in server_messages.py).
 
 Every client message has `type` and `id` (the client's id for it); the server answers each one with a
 `reply` carrying the same id. Game changes reach everyone as versioned `update`s; `snapshot` is the
@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-
-from .errors import ErrorCode
 
 PROTOCOL_VERSION = 1
 
@@ -140,86 +138,3 @@ CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
     "contribute",
 )
-
-
-# ---- server -> client -------------------------------------------------------------------------------
-
-
-class Welcome(_Msg):
-    type: Literal["welcome"] = "welcome"
-    protocol: int = PROTOCOL_VERSION
-    server: str = "rajas"
-
-
-class Reply(_Msg):
-    """The answer to exactly one client message: accepted (ok, maybe with data) or refused (code, message)."""
-
-    type: Literal["reply"] = "reply"
-    id: MessageId | None  # None only when the frame was too broken to carry an id
-    ok: bool
-    code: ErrorCode | None = None
-    message: str | None = None
-    data: dict[str, Any] | None = None
-
-
-class SeatView(_Msg):
-    id: str  # public seat id (not secret): how a client finds itself in the room
-    name: str
-    connected: bool = False
-    bot: bool = False  # the bot plays this seat now (owner away past the grace period)
-    contributed: bool = False  # the seat's player sent its dice contribution (lobby; docs/fairness.md)
-
-
-class RoomView(_Msg):
-    code: str  # the spectator code: the invite code is only in the create_room reply and players' join replies
-    status: Literal["lobby", "playing", "over"]
-    settings: dict[str, Any]  # RoomSettings, a custom sheet replaced by its name
-    seats: list[SeatView]
-    host: str | None  # seat id of the host, None while the host is not seated
-    spectators: int = 0
-    commitment: str | None = None  # sha256 of the dice seed, published when the room is created
-    seed: str | None = None  # revealed when the game is over
-    deadline: float | None = None  # unix time the turn clock runs out
-    auto: list[int] | None = None  # [round, turn, seat]: the bot finishes this timed-out turn
-
-
-class GameView(_Msg):
-    state: dict[str, Any]  # GameState.to_dict() without the generator state
-    pending: dict[str, Any]  # engine.pending(): who decides, in which phase, with which options
-
-
-class Snapshot(_Msg):
-    type: Literal["snapshot"] = "snapshot"
-    v: int
-    room: RoomView
-    game: GameView | None
-    sheet: dict[str, Any] | None = None  # the sheet file clients draw from; None when the client holds it
-    sheet_digest: str | None = None  # the room's sheet's digest (engine Sheet.digest)
-    recent: list[dict[str, Any]] | None = None  # the last ~50 updates' {v, time, events}, oldest first
-
-
-class Update(_Msg):
-    """One committed change, broadcast to everyone in the room. Versions go up by one per update."""
-
-    type: Literal["update"] = "update"
-    v: int
-    time: float | None = None  # unix seconds of the commit
-    events: list[dict[str, Any]]
-    room: RoomView
-    game: GameView | None
-
-
-class Presence(_Msg):
-    """Who is connected now. Not versioned: it is not part of the room's history."""
-
-    type: Literal["presence"] = "presence"
-    connected: list[str]  # seat ids with at least one open connection
-    spectators: int
-
-
-class Notice(_Msg):
-    """Something the server tells one connection: kicked, going to close, ..."""
-
-    type: Literal["notice"] = "notice"
-    code: str
-    message: str

@@ -13,6 +13,7 @@ import random
 import time
 import traceback
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from rajas.engine import Decision, GameState, parse_sheet
@@ -47,6 +48,15 @@ def _fetch_json(url: str) -> Any:
         return json.loads(resp.read())
 
 
+def _past(v: int) -> Callable[[Client], bool]:
+    """Waits until the room moved past version `v` (or its game is over)."""
+    return lambda c: c.v > v or c.over
+
+
+def _reached(v: int) -> Callable[[Client], bool]:
+    return lambda c: c.v >= v
+
+
 async def _play(client: Client, bot: str, seed: str, tally: Tally) -> None:
     rng = random.Random(seed)
     chooser = BOTS[bot](seed) if bot == "greedy" else None
@@ -74,12 +84,12 @@ async def _play(client: Client, bot: str, seed: str, tally: Tally) -> None:
             if e.code in ("rate_limited", "stale_version"):
                 tally.retries += 1  # both are the protocol working: wait a moment / for the newer room
                 await asyncio.sleep(0.05 if e.code == "rate_limited" else 0)
-                await client.wait_for(lambda c, at=at: c.v > at or c.over, timeout=30)
+                await client.wait_for(_past(at), timeout=30)
                 continue
             raise
         tally.latencies.append(time.perf_counter() - started)
         tally.decisions += 1
-        await client.wait_for(lambda c, v=data["v"]: c.v >= v, timeout=30)
+        await client.wait_for(_reached(data["v"]), timeout=30)
 
 
 async def play_game(url: str, index: int, players: int, spectators: int, bot: str, sheet: str, tally: Tally) -> None:

@@ -11,7 +11,7 @@ from .config import SERVE, ConfigError, env_default, help_for
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from rajas.engine.simulate import simulate
+    from rajas.bench.simulate import simulate
 
     result = simulate(args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast)
     if args.json:
@@ -96,22 +96,25 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import BenchSetupError, bench
+    from rajas.bench.run import bench
+    from rajas.bench.settings import BenchSettings, BenchSetupError
 
+    settings = BenchSettings(
+        rooms=args.rooms,
+        rate=args.rate,
+        seconds=args.seconds,
+        workers=args.workers,
+        store=args.store,
+        fsync=args.fsync,
+        nodes=args.nodes,
+        baseline=not args.no_baseline,
+        pin=args.pin,
+        idle=args.idle,
+        repeat=args.repeat,
+        clients=args.clients,
+    )
     try:
-        report = bench(
-            args.rooms,
-            args.rate,
-            args.seconds,
-            args.workers,
-            args.store,
-            not args.no_baseline,
-            args.idle,
-            args.fsync,
-            args.nodes,
-            args.pin,
-            args.repeat,
-        )
+        report = bench(settings)
     except BenchSetupError as e:
         print(f"rajas bench: {e}", file=sys.stderr)
         return 2
@@ -169,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--idle", type=int, default=0, help="also open this many idle sockets to measure memory")
     bench.add_argument(
         "--repeat", type=int, default=1, help="runs of ours and the baseline, alternating; the median is reported"
+    )
+    bench.add_argument(
+        "--clients",
+        choices=("msgpack", "json"),
+        default="msgpack",
+        help="the frames the clients speak: msgpack binary, or JSON text as the browser client does",
     )
     bench.add_argument("--json", action="store_true", help="one line")
     bench.set_defaults(func=_bench)

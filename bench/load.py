@@ -1,4 +1,4 @@
-"""One load-generator process of `rajas bench` (python -m rajas.server.bench_load, driven by server/bench.py).
+"""One load-generator process of `rajas bench` (python -m rajas.bench.load, driven by bench/run.py).
 
 It sets up its share of rooms (5 players + 2 spectators each, spread round-robin over the --url list),
 says `ready`, reads the common start time from stdin, and drives every room open-loop: decision k of a room
@@ -6,10 +6,11 @@ is due at start + phase + k / rate and is timestamped with that intended time, e
 the previous update (so a slow server is charged for the wait: no coordinated omission). Every socket of
 the room records, for every update, receive time minus intended send time. Prints one JSON object at the end.
 
-Every socket is a bench_wire.LeanSocket: the protocol client runs the setup on it unchanged, then the socket
-hands each frame to a per-socket callback that reads only `type` and `v` (about 1 us a frame, against tens
-of microseconds through the `websockets` client), so the generators take as little CPU as possible from the
-server they measure. The bare baseline is measured by the same sockets.
+Every socket is a wire.LeanSocket: the protocol client runs the setup on it unchanged, then the socket hands
+each frame to a per-socket callback that reads only `type` and `v` (not the whole update), so the generators
+take as little CPU as possible from the server they measure. The bare baseline is measured by the same
+sockets. With `--clients json` every client speaks as the browser client does (client_web/net.js): the
+hello and every later message are JSON text frames, so the server answers in JSON text too.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ import sys
 import time
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
 from rajas.protocol import client as protocol_client
-from rajas.protocol import pack, unpack
+from rajas.protocol import pack, to_json, unpack
 from rajas.protocol.client import Client
 
-from .bench_wire import LeanSocket, open_socket
-from .bench_wire import connect as lean_connect
+from .peek import eyes_view, head, head_json
+from .wire import LeanSocket, open_socket
+from .wire import connect as lean_connect
 
 PLAYERS, SPECTATORS = 5, 2
 
@@ -62,89 +63,25 @@ class Room:
         self.wake()
 
 
-def _head_slow(frame: bytes) -> tuple[str | None, int | None]:
-    u = msgpack.Unpacker(raw=False, strict_map_key=False)
-    u.feed(frame)
-    kind = v = None
-    for _ in range(u.read_map_header()):
-        key = u.unpack()
-        if key == "type":
-            kind = u.unpack()
-        elif key == "v":
-            v = u.unpack()
-        else:
-            u.skip()
-        if kind is not None and v is not None:
-            break
-    return kind, v
-
-
-_UPDATE = b"\xa4type\xa6update\xa1v"  # msgpack of the keys and values "type": "update", "v"
-_REPLY = b"\xa4type\xa5reply"
-
-
-def head(frame: bytes) -> tuple[str | None, int | None]:
-    """type and v of a server message, without decoding the rest (most sockets only need those). Reads the
-    bytes of the usual `{"type": "update", "v": N, ...}` directly, anything else through msgpack."""
-    b0 = frame[0]
-    o = 1 if 0x80 <= b0 <= 0x8F else 3 if b0 == 0xDE else 5 if b0 == 0xDF else 0
-    if o:
-        if frame.startswith(_UPDATE, o):
-            j = o + len(_UPDATE)
-            b = frame[j]
-            if b < 0x80:
-                return "update", b
-            if b == 0xCC:
-                return "update", frame[j + 1]
-            if b == 0xCD:
-                return "update", int.from_bytes(frame[j + 1 : j + 3], "big")
-            if b == 0xCE:
-                return "update", int.from_bytes(frame[j + 1 : j + 5], "big")
-        elif frame.startswith(_REPLY, o):
-            return "reply", None
-    return _head_slow(frame)
-
-
-def eyes_view(frame: bytes) -> tuple[str | None, dict[str, Any] | None]:
-    """room.status and game.pending of an update, skipping (not building) the rest: a third of the cost of
-    decoding the whole ~2 KB update."""
-    u = msgpack.Unpacker(raw=False, strict_map_key=False)
-    u.feed(frame)
-    status = pending = None
-    for _ in range(u.read_map_header()):
-        key = u.unpack()
-        if key == "room" or key == "game":
-            want = "status" if key == "room" else "pending"
-            for _ in range(u.read_map_header()):
-                if u.unpack() == want:
-                    if key == "room":
-                        status = u.unpack()
-                    else:
-                        pending = u.unpack()
-                else:
-                    u.skip()
-        else:
-            u.skip()
-    return status, pending
-
-
-def lean_reader(room: Room, eyes: bool) -> Any:
+def lean_reader(room: Room, eyes: bool, text: bool = False) -> Any:
     """The per-frame callback of one socket once the game runs: updates are only timed, and decoded in full
-    by one socket per room (the room's eyes), so the generator stays light."""
+    by one socket per room (the room's eyes), so the generator stays light. `text`: JSON text frames."""
     intended = room.intended
     record, stamp = room.latencies.append, room.stamps.append
+    read_head = head_json if text else head
+    decode = json.loads if text else unpack
 
     def on_frame(frame: bytes, now: float) -> None:
-        kind, v = head(frame)
+        kind, v = read_head(frame)
         if kind == "update" and v is not None:
             t = intended.get(v)
             if t is not None:
                 record(now - t)
                 stamp(t)
             if eyes:
-                status, pending = eyes_view(frame)
-                if status is None or pending is None:  # not the usual shape: decode it all
-                    msg = unpack(frame)
+                status, pending = (None, None) if text else eyes_view(frame)
+                if status is None or pending is None:  # JSON, or not the usual shape: decode it all
+                    msg = decode(frame)
                     status, pending = msg["room"]["status"], msg["game"]["pending"]
                 room.v, room.game = v, {"pending": pending}
                 room.over = status == "over"
@@ -152,7 +89,7 @@ def lean_reader(room: Room, eyes: bool) -> Any:
                     room.over_at = now
                 room.wake()
         elif kind == "reply" and not eyes:
-            reply = unpack(frame)
+            reply = decode(frame)
             if not reply["ok"]:
                 room.refused += 1
                 REFUSALS[reply.get("code", "?")] = REFUSALS.get(reply.get("code", "?"), 0) + 1
@@ -166,23 +103,25 @@ def lean_socket(c: Client) -> LeanSocket:
     return c.ws
 
 
-async def setup_room(urls: list[str], index: int) -> tuple[Room, list[LeanSocket]]:
+async def setup_room(urls: list[str], index: int, text: bool = False) -> tuple[Room, list[LeanSocket]]:
     """A room whose socket j talks to urls[(index + j) % len(urls)]: with several nodes the players of a
-    room are spread over them, as behind a load balancer without sticky sessions."""
+    room are spread over them, as behind a load balancer without sticky sessions. `text`: every client
+    speaks JSON text frames from its hello on, as the browser client does."""
 
     def url(j: int) -> str:
         return urls[(index + j) % len(urls)]
 
-    host = await Client(url(0), keep=False).connect()
+    binary = not text
+    host = await Client(url(0), binary=binary, keep=False).connect()
     created = await host.create_room(seats=PLAYERS, grace=3600, bot="random")
     await host.join(created["code"], name="p0", host_token=created["host_token"])
     clients = [host]
     for i in range(1, PLAYERS):
-        c = await Client(url(i), keep=False).connect()
+        c = await Client(url(i), binary=binary, keep=False).connect()
         await c.join(created["code"], name=f"p{i}")
         clients.append(c)
     for i in range(SPECTATORS):
-        c = await Client(url(PLAYERS + i), keep=False).connect()
+        c = await Client(url(PLAYERS + i), binary=binary, keep=False).connect()
         await c.join(created["watch"], role="spectator")
         clients.append(c)
     await host.start()
@@ -197,7 +136,7 @@ async def setup_room(urls: list[str], index: int) -> tuple[Room, list[LeanSocket
         c._reader.cancel()
     socks = [lean_socket(c) for c in clients]
     for i, sock in enumerate(socks):
-        sock.lean(lean_reader(room, eyes=i == len(socks) - 1))
+        sock.lean(lean_reader(room, eyes=i == len(socks) - 1, text=text))
     return room, socks
 
 
@@ -226,8 +165,11 @@ async def turn(room: Room, start: float, phase: float, k: int, rate: float, end:
     return due if rate > 0 else time.perf_counter()
 
 
-async def drive_room(room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int) -> None:
+async def drive_room(
+    room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int, text: bool = False
+) -> None:
     rng = random.Random(seed)
+    encode: Any = to_json if text else pack
     players = socks[:PLAYERS]
     phase = rng.random() / rate if rate > 0 else 0.0
     k = 0
@@ -238,7 +180,7 @@ async def drive_room(room: Room, socks: list[LeanSocket], start: float, end: flo
         v = room.v
         room.intended[v + 1] = stamp
         room.sent = v + 1
-        players[pending["player"]].send_now(pack({"type": "decide", "id": f"b{v}", "decision": wire, "v": v}))
+        players[pending["player"]].send_now(encode({"type": "decide", "id": f"b{v}", "decision": wire, "v": v}))
         k += 1
 
 
@@ -312,7 +254,7 @@ async def main(args: argparse.Namespace) -> None:
         async with sem:
             if args.target == "bare":
                 return await setup_bare(urls[i % len(urls)], args.index * 100_000 + i, args.payload)
-            return await setup_room(urls, args.index + i)
+            return await setup_room(urls, args.index + i, text=args.clients == "json")
 
     rooms = await asyncio.gather(*(one(i) for i in range(args.rooms)))
     gc.collect()
@@ -331,7 +273,8 @@ async def main(args: argparse.Namespace) -> None:
     if args.target == "bare":
         runs = [drive_bare(r, s, start, end, args.rate, i, args.payload) for i, (r, s) in enumerate(rooms)]
     else:
-        runs = [drive_room(r, s, start, end, args.rate, i) for i, (r, s) in enumerate(rooms)]
+        text = args.clients == "json"
+        runs = [drive_room(r, s, start, end, args.rate, i, text) for i, (r, s) in enumerate(rooms)]
     await asyncio.gather(*runs)
     await asyncio.sleep(max(0.0, end - time.perf_counter()) + args.drain)
     lat = [x for r, _ in rooms for x in r.latencies]
@@ -363,13 +306,13 @@ def cli() -> None:
     p.add_argument("--payload", type=int, default=2000)
     p.add_argument("--index", type=int, default=0)
     p.add_argument("--drain", type=float, default=1.0)
+    p.add_argument("--clients", choices=("msgpack", "json"), default="msgpack", help="the frames clients speak")
     args = p.parse_args()
     import uvloop
-
-    from .serve import raise_fd_limit
+    from rajas.server.serve import raise_fd_limit
 
     raise_fd_limit()
-    # The generator must not add its own pauses to what it measures: full GC passes over 3,500 sockets'
+    # The generator must not add its own pauses to what it measures: full GC passes over thousands of sockets'
     # objects would show up as latency of the server.
     gc.set_threshold(100_000, 50, 100)
     uvloop.run(main(args))

@@ -1,4 +1,5 @@
-"""Plays complete games with bots and reports what happened: errors, length, speed, dice chosen."""
+"""`rajas simulate`: plays complete games with the engine's bots and reports what happened (errors, length,
+speed, dice chosen), checking every state's invariants on the way."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import traceback
 from collections import Counter
 from typing import Any
 
-from .bots import BOTS
-from .game import apply, new_game
-from .invariants import check_state
-from .sheet import load_sheet
-from .state import GameState
-from .turns import ROUND_LIMIT
+from rajas.engine.bots import BOTS
+from rajas.engine.game import apply, new_game
+from rajas.engine.invariants import check_state
+from rajas.engine.sheet import load_sheet
+from rajas.engine.state import GameState
+from rajas.engine.turns import ROUND_LIMIT
 
 
 def play_game(

@@ -1,7 +1,7 @@
 """The baseline of `rajas bench`: a bare websockets broadcast server, no game and no storage.
 
 A client's first message names its room; every later message is broadcast, as is, to everyone in that room
-(the sender too, as our server sends an update to the player who decided). Run: python -m rajas.server.bench_bare PORT
+(the sender too, as our server sends an update to the player who decided). Run: python -m rajas.bench.bare PORT
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ async def main(port: int) -> None:
 
 if __name__ == "__main__":
     import uvloop
-
-    from .serve import raise_fd_limit
+    from rajas.server.serve import raise_fd_limit
 
     raise_fd_limit()
     # The same cyclic-GC settings as `rajas serve` (serve.py), so the comparison is of servers, not of GC pauses.

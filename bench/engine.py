@@ -1,4 +1,4 @@
-"""Engine speed on one core: `python -m rajas.engine.benchmark [--games N] [--sheet sun]`.
+"""Engine speed on one core: `python -m rajas.bench.engine [--games N] [--sheet sun]`.
 
 Per player count it reports
 - `ms_per_game`, `games_per_s`, `decisions_per_s`: complete random games (legal_decisions + a random
@@ -18,10 +18,10 @@ import random
 import time
 from typing import Any
 
-from .decisions import Decision
-from .game import apply, legal_decisions, new_game
-from .sheet import load_sheet
-from .state import GameState
+from rajas.engine.decisions import Decision
+from rajas.engine.game import apply, legal_decisions, new_game
+from rajas.engine.sheet import load_sheet
+from rajas.engine.state import GameState
 
 
 def _random_games(players: int, games: int, sheet: str, seed: int) -> tuple[float, int]:

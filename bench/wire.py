@@ -1,8 +1,8 @@
-"""A lean websocket client for the load generator of `rajas bench` (server/bench_load.py).
+"""A lean websocket client for the load generator of `rajas bench` (bench/load.py).
 
-The `websockets` client costs tens of microseconds of Python per received frame (its sans-io parser, the
-message assembler, a task switch per message); a generator reading 7 sockets per room at thousands of
-decisions per second would then take most of a core from the server it measures. This is a plain
+The `websockets` client's work per received frame (its sans-io parser, the message assembler, a task switch
+per message) would make a generator reading 7 sockets per room take most of a core from the server it
+measures, on the same machine (docs/benchmarks.md). This is a plain
 asyncio.Protocol with a minimal RFC 6455 client: one handshake, unmasked server frames parsed straight from
 `data_received` (split or coalesced across TCP reads), pings answered with pongs, close answered, and
 client frames masked with 4 random bytes per connection (one big-int XOR per frame).
@@ -181,7 +181,7 @@ class LeanSocket(asyncio.Protocol):
 
     def _deliver(self, op: int, payload: bytes, now: float) -> None:
         self.frames += 1
-        if self.handler is not None and op == OP_BINARY:
+        if self.handler is not None:
             self.handler(payload, now)
             return
         self._queue.append((op, payload, now))
@@ -258,12 +258,10 @@ class LeanSocket(asyncio.Protocol):
     # ---- lean mode ----------------------------------------------------------------------------------------
 
     def lean(self, handler: Handler) -> None:
-        """From now on binary frames go to handler(payload, receive_time) as they arrive; the ones already
-        received and not yet read go first. Text frames (none expected) stay in the queue."""
-        queued = [(op, p, t) for op, p, t in self._queue if op == OP_BINARY]
-        text = [x for x in self._queue if x[0] != OP_BINARY]
+        """From now on data frames (binary or text) go to handler(payload, receive_time) as they arrive; the
+        ones already received and not yet read go first."""
+        queued = list(self._queue)
         self._queue.clear()
-        self._queue.extend(text)
         self.handler = handler
         for _, payload, t in queued:
             handler(payload, t)

@@ -1,0 +1,40 @@
+"""What one `rajas bench` run does, as one typed, frozen record (the command line fills it)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+Store = Literal["memory", "redis"]
+Fsync = Literal["always", "everysec"]
+Clients = Literal["msgpack", "json"]
+
+
+class BenchSetupError(Exception):
+    """Flags that do not go together, or a machine that cannot do what they ask: said in one line, no run."""
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    rooms: int = 1000  # concurrent rooms of 5 players + 2 spectators
+    rate: float = 1.0  # decisions per second per room; 0 is a closed loop (as fast as the server answers)
+    seconds: float = 30.0  # length of the measured window
+    workers: int = 2  # load-generator processes
+    store: Store = "memory"
+    fsync: Fsync = "always"  # Redis appendfsync (--store redis)
+    nodes: int = 1  # server nodes sharing one Redis
+    baseline: bool = True  # also measure the bare websockets broadcast server
+    pin: bool = False  # the server on CPU 0, the load generators on the others
+    idle: int = 0  # also open this many idle sockets to measure memory per connection
+    repeat: int = 1  # alternating pairs of runs (ours, bare); the median pair is reported
+    clients: Clients = "msgpack"  # msgpack binary frames, or JSON text frames as the browser client sends
+
+    def check(self) -> None:
+        """Refuses settings that cannot run, before anything starts."""
+        if self.nodes < 1 or (self.nodes > 1 and self.store != "redis"):
+            raise BenchSetupError("--nodes > 1 needs --store redis (nodes share rooms only through Redis)")
+        if self.pin and (self.nodes > 1 or (os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity")):
+            raise BenchSetupError("--pin needs one node and at least 2 CPUs (Linux)")
+        if self.workers < 1 or self.rooms < 0 or self.seconds <= 0 or self.rate < 0 or self.repeat < 1:
+            raise BenchSetupError("--workers, --repeat at least 1; --seconds above 0; --rooms, --rate not negative")

@@ -1,0 +1,130 @@
+"""The messages the server sends, as models: the contract a client can rely on (docs/protocol.md).
+
+The server builds its frames for speed (packed once, shared by every connection), so these models are not
+on its path; the client library checks every frame it receives against them when asked (the tests always
+ask), and docs/protocol.schema.json is generated from them together with the client's messages.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from .errors import ErrorCode
+from .messages import MessageId
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Reply(_Msg):
+    """The answer to exactly one client message: accepted (ok, maybe with data) or refused (code, message)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={  # the validator below, for readers of the JSON Schema
+            "if": {"properties": {"ok": {"const": True}}},
+            "then": {"properties": {"code": {"type": "null"}, "message": {"type": "null"}}},
+            "else": {"required": ["code", "message"], "properties": {"data": {"type": "null"}}},
+        },
+    )
+
+    type: Literal["reply"] = "reply"
+    id: MessageId | None  # None only when the frame was too broken to carry an id
+    ok: bool
+    code: ErrorCode | None = None  # a refusal's code, never on an accepted message
+    message: str | None = None  # a refusal's explanation, for people
+    data: dict[str, Any] | None = None  # what an accepted message returns (docs/protocol.md, per message)
+
+    @model_validator(mode="after")
+    def _accepted_or_refused(self) -> Reply:
+        if self.ok and (self.code is not None or self.message is not None):
+            raise ValueError("an accepted reply carries no code and no message")
+        if not self.ok and (self.code is None or self.message is None or self.data is not None):
+            raise ValueError("a refusal carries a code and a message, and no data")
+        return self
+
+
+class SeatView(_Msg):
+    id: str  # public seat id (not secret): how a client finds itself in the room
+    name: str
+    connected: bool
+    bot: bool  # the bot plays this seat now (owner away past the grace period)
+    contributed: bool  # the seat's player sent its dice contribution (lobby; docs/fairness.md)
+
+
+class RoomView(_Msg):
+    code: str  # the spectator code: the invite code is only in the create_room reply and players' join replies
+    status: Literal["lobby", "playing", "over"]
+    settings: dict[str, Any]  # RoomSettings, a custom sheet replaced by {"custom": name}
+    seats: list[SeatView]
+    host: str | None  # seat id of the host, None while the host is not seated
+    spectators: int = Field(ge=0)
+    commitment: str | None  # sha256 of the dice seed, published when the room is created
+    seed: str | None  # revealed when the game is over
+    deadline: float | None  # unix time the turn clock runs out
+    auto: list[int] | None  # [round, turn, seat]: the bot finishes this timed-out turn
+
+
+class GameView(_Msg):
+    state: dict[str, Any]  # GameState.to_dict() without the generator state
+    pending: dict[str, Any]  # engine.pending(): who decides, in which phase, with which options
+
+
+class RecentUpdate(_Msg):
+    """One of the room's last updates, as a snapshot repeats it for a reloaded page's game log."""
+
+    v: int = Field(ge=1)
+    time: float | None = None
+    events: list[dict[str, Any]]
+
+
+class Snapshot(_Msg):
+    """The whole room at one version: after a join, when asked, or unasked after a node missed updates."""
+
+    type: Literal["snapshot"] = "snapshot"
+    v: int = Field(ge=0)
+    room: RoomView
+    game: GameView | None
+    sheet: dict[str, Any] | None  # the sheet file clients draw from; None when the client holds it
+    sheet_digest: str  # the room's sheet's digest (engine Sheet.digest)
+    recent: list[RecentUpdate] | None = None  # the last ~50 updates, oldest first
+
+
+class Update(_Msg):
+    """One committed change, broadcast to everyone in the room. Versions go up by one per update."""
+
+    type: Literal["update"] = "update"
+    v: int = Field(ge=1)
+    time: float | None = None  # unix seconds of the commit
+    events: list[dict[str, Any]]  # the engine's events and the room's own (docs/protocol.md)
+    room: RoomView
+    game: GameView | None
+
+
+class Presence(_Msg):
+    """Who is connected now. Not versioned: it is not part of the room's history."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[str]  # seat ids with at least one open connection
+    spectators: int = Field(ge=0)
+
+
+class Notice(_Msg):
+    """Something the server tells one connection outside any reply."""
+
+    type: Literal["notice"] = "notice"
+    code: Literal["kicked"]  # the host removed this connection's seat
+    message: str
+
+
+ServerMessage = Annotated[Reply | Snapshot | Update | Presence | Notice, Field(discriminator="type")]
+SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+SERVER_TYPES = ("reply", "snapshot", "update", "presence", "notice")
+
+
+def check_server_message(obj: Any) -> ServerMessage:
+    """The frame as its model; raises pydantic's ValidationError when the protocol does not describe it."""
+    return SERVER_MESSAGE.validate_python(obj)

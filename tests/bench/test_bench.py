@@ -1,0 +1,89 @@
+"""`rajas bench` works end to end (a tiny load: the figures of docs/benchmarks.md come from real runs)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+from rajas.bench.procs import core_share
+from rajas.bench.run import bench, throughput
+from rajas.bench.settings import BenchSettings, BenchSetupError
+
+
+def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_servers() -> None:
+    pin = (os.cpu_count() or 1) >= 2 and hasattr(os, "sched_setaffinity")
+    report = bench(BenchSettings(rooms=3, rate=2.0, seconds=2.0, workers=1, pin=pin, repeat=2))
+    assert report["machine"]["pinned"] is pin and report["clients"] == "msgpack"
+    for target in ("ours", "bare"):
+        run = report[target]
+        assert run["refused"] == 0 and run["closed_sockets"] == 0
+        assert run["decisions"] > 0 and run["deliveries"] == 7 * run["decisions"]  # 5 players + 2 spectators
+        if pin:  # where the server's core went in the window
+            assert set(run["server_core_percent"]) >= {"user", "system", "softirq", "steal", "idle"}
+    assert len(report["pairs"]) == 2 and report["ratio"]["throughput"] is not None
+
+
+def test_json_clients_speak_text_frames_as_the_browser_does_and_every_decision_reaches_every_socket() -> None:
+    report = bench(BenchSettings(rooms=2, rate=2.0, seconds=2.0, workers=1, baseline=False, clients="json"))
+    ours = report["ours"]
+    assert report["clients"] == "json" and ours["clients"] == "json"
+    assert ours["refused"] == 0 and ours["closed_sockets"] == 0
+    assert ours["decisions"] > 0 and ours["deliveries"] == 7 * ours["decisions"]
+
+
+def test_flags_that_do_not_go_together_are_refused_before_anything_runs() -> None:
+    with pytest.raises(BenchSetupError, match="--nodes > 1 needs --store redis"):
+        bench(BenchSettings(rooms=3, nodes=2))
+    with pytest.raises(BenchSetupError, match="--workers"):
+        bench(BenchSettings(rooms=3, workers=0))
+
+
+def test_the_settings_are_one_frozen_record() -> None:
+    s = BenchSettings()
+    assert (s.rooms, s.rate, s.clients, s.store) == (1000, 1.0, "msgpack", "memory")  # the defaults of the command
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.rooms = 5  # type: ignore[misc]
+
+
+def test_throughput_counts_only_the_time_every_room_still_had_its_game() -> None:
+    # Two generators, 10 s window: decisions at 0-9.9 s; the first game ends at 4 s.
+    sent = [[ms for ms in range(0, 10_000, 100)], [ms for ms in range(50, 10_000, 100)]]
+    results = [
+        {"decisions": 100, "sent_ms": sent[0], "over_ms": [6_000]},
+        {"decisions": 100, "sent_ms": sent[1], "over_ms": [4_000, 9_000]},
+    ]
+    assert throughput(results, 10.0) == (80 / 4, 4.0)
+    for r in results:
+        r["over_ms"] = []  # no game ended: the whole window counts
+    assert throughput(results, 10.0) == (20.0, 10.0)
+
+
+def test_the_server_cores_time_is_shared_out_in_percent() -> None:
+    # user nice system idle iowait irq softirq steal, in ticks
+    before = [100, 0, 50, 1000, 0, 0, 10, 5]
+    after = [160, 0, 70, 1010, 0, 0, 15, 10]  # 100 ticks: 60 user, 20 system, 10 idle, 5 softirq, 5 steal
+    share = core_share(before, after)
+    assert share == {
+        "user": 60.0, "system": 20.0, "idle": 10.0, "iowait": 0.0, "irq": 0.0, "softirq": 5.0, "steal": 5.0
+    }
+
+
+def test_the_commands_defaults_are_the_settings_defaults() -> None:
+    from rajas.server.cli import build_parser
+
+    args = build_parser().parse_args(["bench"])
+    defaults = BenchSettings()
+    for field in dataclasses.fields(BenchSettings):
+        flag = "no_baseline" if field.name == "baseline" else field.name
+        value = not getattr(args, flag) if field.name == "baseline" else getattr(args, flag)
+        assert value == getattr(defaults, field.name), field.name
+
+
+def test_the_server_does_not_import_the_tools() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, rajas.server.app, rajas.server.cli; print(sorted(m for m in sys.modules if 'bench' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
