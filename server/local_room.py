@@ -72,7 +72,7 @@ class LocalRoom:
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
         self.clock_for: tuple[Turn | None, float] | None = None  # (turn, deadline) of the last clock armed
         # The snapshot of one room version for one set of presence counts, packed once and shared by every
-        # connection that asks for it: [room, counts, without the sheet, with it] (see Rooms.snapshot_frame).
+        # connection that asks for it: [room, counts, without the sheet, with it] (see server/snapshots.py).
         self.snap: tuple[Room, Mapping[str, int], bytes, list[Frame | None]] | None = None
         self.sheet_packed: tuple[object, bytes] | None = None  # (the room's Sheet, its file packed)
         self.held: dict[int, str] = {}  # connection id -> digest of the sheet that connection holds

@@ -13,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from rajas.protocol import ProtocolError, pack, unpack
 
+from . import snapshots
 from .changes import Behind, Change, Command, Outcome, Unchanged, apply
 from .connection import Conn, Frame
-from .encoding import extend_map, game_view, peek, update
+from .encoding import peek, update
 from .frozen import EMPTY, FrozenDict
 from .local_room import LocalRoom
 from .metrics import Metrics
@@ -324,51 +324,9 @@ class Rooms:
 
     # ---- snapshots ---------------------------------------------------------------------------------------
 
-    async def recent(self, code: str, v: int) -> list[dict[str, Any]]:
-        """The room's last updates up to version v, oldest first, as {v, time, events}."""
-        return [e for e in (unpack(raw) for raw in await self.store.recent(code)) if e["v"] <= v]
-
-    @staticmethod
-    def snapshot(room: Room, counts: Mapping[str, int], recent: list[dict[str, Any]] | None) -> dict[str, Any]:
-        snap = {
-            "type": "snapshot",
-            "v": room.v,
-            "room": room.view(connected_seats(counts), counts.get(SPECTATORS, 0)),
-            "game": game_view(room),
-            "sheet_digest": room.sheet.digest,
-        }
-        if recent is not None:
-            snap["recent"] = recent
-        return snap
-
     async def snapshot_frame(self, lr: LocalRoom, room: Room, have: str | None) -> Frame:
-        """The snapshot of `room` as a frame, the sheet left out when the client holds it (`have` is its digest).
-        Built once per room version and presence counts, then the same frame (the same bytes) goes to every
-        connection that asks: repeated requests cost neither a rebuild nor another copy in memory."""
-        snap = lr.snap
-        if snap is None or snap[0] is not room or snap[1] is not lr.counts:
-            recent = await self.recent(lr.code, room.v)
-            counts = lr.counts  # (after the wait: the counts the view shows)
-            snap = lr.snap = (room, counts, pack(self.snapshot(room, counts, recent)), [None, None])
-        else:
-            self.metrics.snapshots_shared.inc()
-        full = have != room.sheet.digest
-        if not full:
-            self.metrics.snapshot_sheets_skipped.inc()
-        frames: list[Frame | None] = snap[3]
-        got = frames[full]
-        if got is None:
-            sheet = self._packed_sheet(lr, room) if full else pack(None)
-            made = frames[full] = Frame(extend_map(snap[2], [("sheet", sheet)]))
-            return made
-        return got
-
-    @staticmethod
-    def _packed_sheet(lr: LocalRoom, room: Room) -> bytes:
-        got = lr.sheet_packed
-        if got is None or got[0] is not room.sheet:
-            got = lr.sheet_packed = (room.sheet, pack(room.sheet.to_json()))
-        return got[1]
+        """The snapshot of `room` as a frame, without the sheet when the client holds it (`have` is its digest)."""
+        return await snapshots.frame(self.store, self.metrics, lr, room, have)
 
     async def resync(self, lr: LocalRoom) -> None:
         """Updates were published while this node could not hear them (Redis restarted): the clients here get
