@@ -36,8 +36,26 @@ EMPTY: Mapping[str, Any] = FrozenDict()
 def freeze(x: Any) -> Any:
     """`x` with every dict made a FrozenDict and every list a tuple, all the way down (msgpack and json write
     a tuple as the same array as a list)."""
+    t = type(x)
+    if t is dict or t is FrozenDict:
+        return FrozenDict({k: v if type(v) in _LEAVES else freeze(v) for k, v in x.items()})
+    if t is list or t is tuple:
+        return tuple([v if type(v) in _LEAVES else freeze(v) for v in x])
     if isinstance(x, dict):
         return FrozenDict({k: freeze(v) for k, v in x.items()})
     if isinstance(x, list | tuple):
         return tuple(freeze(v) for v in x)
     return x
+
+
+_LEAVES = frozenset((str, int, float, bool, type(None), bytes))
+
+
+def freeze_seats(seats: Any) -> tuple[FrozenDict, ...]:
+    """A room's seats (flat records of strings and flags), read-only."""
+    return tuple([FrozenDict(s) for s in seats])
+
+
+def freeze_seen(seen: Any) -> FrozenDict:
+    """Seat id -> the ids of its last decisions, read-only."""
+    return FrozenDict({k: tuple(v) for k, v in seen.items()})

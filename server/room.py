@@ -19,7 +19,7 @@ from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import RoomSettings
 
 from . import codes
-from .frozen import EMPTY, FrozenDict, freeze
+from .frozen import EMPTY, FrozenDict, freeze, freeze_seats, freeze_seen
 from .sheet_cache import sheet_for
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
@@ -159,7 +159,7 @@ class Room:
         r.sheet = sheet_for(d["settings"])
         r.settings = freeze(d["settings"])
         r.status = d["status"]
-        r.seats = freeze(d["seats"])
+        r.seats = freeze_seats(d["seats"])
         r.host = d["host"]
         r.host_token = d["host_token"]
         r.game = freeze(d["game"])
@@ -168,7 +168,7 @@ class Room:
         r.deadline = d["deadline"]
         r.clock_key = _turn(d["clock_key"])
         r.auto = _turn(d["auto"])
-        r.seen = freeze(d["seen"])
+        r.seen = freeze_seen(d["seen"])
         r.created = d["created"]
         r.updated = d["updated"]
         return r
