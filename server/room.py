@@ -112,7 +112,7 @@ class Room:
         """A copy to change. Everything is shared: the game state is never changed once made, and the other
         parts are read-only and replaced by the changes that change them, so an unchanged part is the same
         object in both rooms (the encoder packs a part again only when it is not). (Field by field: a loop
-        over __slots__ with getattr/setattr costs three times as much, every commit.)"""
+        over __slots__ with getattr/setattr is slower, and this runs on every commit.)"""
         r = Room.__new__(Room)  # (not object.__new__: compiled with mypyc, Room is a native class that refuses it)
         r.code, r.watch, r.settings, r.status = self.code, self.watch, self.settings, self.status
         r.seats = self.seats
