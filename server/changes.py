@@ -158,11 +158,8 @@ def play(r: Room, cmd: Play) -> Outcome:
     seat_id: str = r.seats[seat]["id"]
     if r.seen_before(seat_id, cmd.mid):
         return Unchanged({"duplicate": True, "v": r.v})  # sent again (after a reconnect): applied once
-    at = cmd.at
-    if at is not None and at > r.v:
-        return Behind(at)  # (another node committed it; its update has not reached this node yet)
-    if at is not None and at != r.v:
-        raise ProtocolError("stale_version", f"the room is at version {r.v}, not {at}")
+    if r.behind(cmd.at):
+        return Behind(cmd.at or 0)  # (another node committed it; its update has not reached this node yet)
     # The owner acting on a bot-held seat takes it back.
     back = set_bot(r, seat, False) if r.status == PLAYING and r.seats[seat]["bot"] else []
     events, entry = decide(r, seat, cmd.wire, "player", cmd.now)

@@ -217,6 +217,44 @@ def _record(room: Room, public: bytes | None, rng: str) -> bytes:
     return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))]))])
 
 
+def listing(room: Room) -> bytes | None:
+    """The room's line in the lobby's index, packed; None while it is not listed."""
+    shown = room.listing()
+    return pack(shown) if shown is not None else None
+
+
+def log_entry(entry: list[Any] | None) -> bytes | None:
+    """A decision's entry in the game log, packed (bytes: untracked by the cyclic GC while the store keeps it)."""
+    return pack(entry) if entry is not None else None
+
+
+def snapshot(room: Room, counts: Mapping[str, int], recent: list[dict[str, Any]]) -> bytes:
+    """The snapshot a client gets, packed, but its sheet (`with_sheet` adds that)."""
+    return pack(
+        {
+            "type": "snapshot",
+            "v": room.v,
+            "room": room.view(connected_seats(counts), counts.get(SPECTATORS, 0)),
+            "game": game_view(room),
+            "sheet_digest": room.sheet.digest,
+            "recent": recent,
+        }
+    )
+
+
+def with_sheet(snapshot: bytes, sheet: bytes | None) -> bytes:
+    """The packed snapshot with its sheet: the packed sheet file, or None for a client that holds it."""
+    return extend_map(snapshot, [("sheet", sheet if sheet is not None else _NONE)])
+
+
+_NONE = pack(None)
+
+
+def sheet(room: Room) -> bytes:
+    """The room's sheet file, packed."""
+    return pack(room.sheet.to_json())
+
+
 def stored(room: Room) -> dict[str, Any]:
     """The record a commit stores, whole: `room.to_record()` with the players as clients see them (the same
     packed players go into the record and the update; `GameState.from_dict` ignores what it derives)."""

@@ -9,9 +9,10 @@ import asyncio
 import logging
 from typing import Any
 
-from rajas.protocol import ProtocolError, pack, unpack
+from rajas.protocol import ProtocolError, unpack
 from rajas.protocol.messages import RoomSettings
 
+from . import encoding
 from .changes import SetBot
 from .encoding import StateEncoder, public_state
 from .metrics import Metrics
@@ -43,14 +44,8 @@ class Hub(Rooms):
             room = Room.create(settings)
             enc = StateEncoder()
             record, _ = enc.commit(room)
-            listing = room.listing()
             if await self.store.create(
-                room.code,
-                room.watch,
-                record.data,
-                settings.public,
-                enc.fixed_record(room),
-                pack(listing) if listing is not None else None,
+                room.code, room.watch, record.data, settings.public, enc.fixed_record(room), encoding.listing(room)
             ):
                 log.info("room created", extra={"event": "room_created", "room": room.code})
                 return room

@@ -258,6 +258,15 @@ class Room:
         """Whether this seat's decision with this id was applied already (a message sent again after a reconnect)."""
         return msg_id in self.seen.get(seat_id, ())
 
+    def behind(self, at: int | None) -> bool:
+        """Whether version `at`, which a message was made seeing, is newer than this copy (its update is still
+        on its way here: load the room again). A message made seeing an older version is refused."""
+        if at is None or at == self.v:
+            return False
+        if at > self.v:
+            return True
+        raise ProtocolError("stale_version", f"the room is at version {self.v}, not {at}")
+
     def remember(self, seat_id: str, msg_id: str | int) -> None:
         self.seen = FrozenDict({**self.seen, seat_id: (*self.seen.get(seat_id, ())[1 - SEEN_KEEP :], msg_id)})
 

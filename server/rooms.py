@@ -15,9 +15,9 @@ import logging
 import time
 from typing import Any
 
-from rajas.protocol import ProtocolError, pack, unpack
+from rajas.protocol import ProtocolError, unpack
 
-from . import snapshots
+from . import encoding, snapshots
 from .changes import Behind, Change, Command, Outcome, Unchanged, apply
 from .connection import Conn, Frame
 from .encoding import peek, update
@@ -189,16 +189,14 @@ class Rooms:
         head = {"type": "update", "v": new.v, "events": change.events}
         listing: bytes | None = None
         if new.listing_changed(room):  # (lobby changes only: never for a decision)
-            shown = new.listing()
-            listing = pack(shown) if shown is not None else b""
-        entry = change.entry
+            listing = encoding.listing(new) or b""  # (b"": no longer listed)
         lr.mine = (packed, head)
         try:
             ok = await self.store.commit(
                 code,
                 room.v,
                 record,
-                pack(entry) if entry is not None else None,  # (bytes: untracked by the cyclic GC)
+                encoding.log_entry(change.entry),
                 packed,
                 recent,
                 enc.fixed_record(new),

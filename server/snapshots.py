@@ -3,36 +3,21 @@ and presence counts, then the same frame goes to every connection that asks."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from rajas.protocol import pack, unpack
+from rajas.protocol import unpack
 
+from . import encoding
 from .connection import Frame
-from .encoding import extend_map, game_view
 from .local_room import LocalRoom
 from .metrics import Metrics
 from .room import Room
-from .store import SPECTATORS, RoomStore, connected_seats
+from .store import RoomStore
 
 
 async def recent(store: RoomStore, code: str, v: int) -> list[dict[str, Any]]:
     """The room's last updates up to version v, oldest first, as {v, time, events}."""
     return [e for e in (unpack(raw) for raw in await store.recent(code)) if e["v"] <= v]
-
-
-def snapshot(room: Room, counts: Mapping[str, int], recent: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """The snapshot but its sheet."""
-    snap = {
-        "type": "snapshot",
-        "v": room.v,
-        "room": room.view(connected_seats(counts), counts.get(SPECTATORS, 0)),
-        "game": game_view(room),
-        "sheet_digest": room.sheet.digest,
-    }
-    if recent is not None:
-        snap["recent"] = recent
-    return snap
 
 
 async def frame(store: RoomStore, metrics: Metrics, lr: LocalRoom, room: Room, have: str | None) -> Frame:
@@ -42,7 +27,7 @@ async def frame(store: RoomStore, metrics: Metrics, lr: LocalRoom, room: Room, h
     if snap is None or snap[0] is not room or snap[1] is not lr.counts:
         got_recent = await recent(store, lr.code, room.v)
         counts = lr.counts  # (after the wait: the counts the view shows)
-        snap = lr.snap = (room, counts, pack(snapshot(room, counts, got_recent)), [None, None])
+        snap = lr.snap = (room, counts, encoding.snapshot(room, counts, got_recent), [None, None])
     else:
         metrics.snapshots_shared.inc()
     full = have != room.sheet.digest
@@ -51,8 +36,7 @@ async def frame(store: RoomStore, metrics: Metrics, lr: LocalRoom, room: Room, h
     frames: list[Frame | None] = snap[3]
     got = frames[full]
     if got is None:
-        sheet = _packed_sheet(lr, room) if full else pack(None)
-        made = frames[full] = Frame(extend_map(snap[2], [("sheet", sheet)]))
+        made = frames[full] = Frame(encoding.with_sheet(snap[2], _packed_sheet(lr, room) if full else None))
         return made
     return got
 
@@ -60,5 +44,5 @@ async def frame(store: RoomStore, metrics: Metrics, lr: LocalRoom, room: Room, h
 def _packed_sheet(lr: LocalRoom, room: Room) -> bytes:
     got = lr.sheet_packed
     if got is None or got[0] is not room.sheet:
-        got = lr.sheet_packed = (room.sheet, pack(room.sheet.to_json()))
+        got = lr.sheet_packed = (room.sheet, encoding.sheet(room))
     return got[1]
