@@ -21,12 +21,14 @@ from setuptools import setup
 
 # Folder -> the modules of it that are compiled. Left interpreted: the engine's sheet.py (pydantic models,
 # loaded once) and errors.py (exception classes with class attributes); the protocol's pydantic messages and
-# client; the server's app (Starlette routes), start-up, command line, logs and the tools (bench, bots).
+# client; the server's app (Starlette routes), start-up, command line, logs and the tools (bench, bots), and
+# frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
 COMPILED = {
     "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
                "tracks", "turns"),
-    "server": ("connection", "encoding", "hub", "inbox", "memory_store", "metrics", "redis_pipe", "redis_store",
-               "room", "session", "store"),
+    "server": ("changes", "connection", "encoding", "hub", "inbox", "local_room", "memory_store", "metrics",
+               "packed", "redis_pipe", "redis_store", "room", "room_tasks", "rooms", "session", "snapshots", "store",
+               "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

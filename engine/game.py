@@ -86,23 +86,23 @@ def apply(g: GameState, decision: Decision, player: int | None = None) -> tuple[
     return new, events
 
 
-def pending(g: GameState, plain: bool = True) -> dict[str, Any]:
-    """What must be decided now, in plain data: who, in which phase, for which effect, with which options.
-    plain=False leaves the options as the Decisions themselves (tuples: msgpack packs them as the same
-    arrays, without converting each one first)."""
+def pending(g: GameState) -> dict[str, Any]:
+    """What must be decided now: who, in which phase, for which effect, with which options. The effect, the
+    pool's bonuses and the options are the engine's own tuples (a Decision is a named tuple); json and msgpack
+    write each as the array its `to_wire` would give."""
     if g.phase == PHASE_OVER:
         return {"player": None, "phase": g.phase, "effect": None, "pool": [], "options": []}
     if g.phase in (PHASE_PICK, PHASE_REROLL):
-        effect = None
+        effect: tuple[Any, ...] | None = None
     else:
-        effect = list(g.stack[-1]) if g.stack else ["bonus"]
+        effect = g.stack[-1] if g.stack else ("bonus",)
     return {
         "player": g.current,
         "phase": g.phase,
         "effect": effect,
-        "pool": [list(e) for e in g.pool] if plain else g.pool,
-        "reroll": list(g.reroll) if g.phase == PHASE_REROLL and g.reroll else None,
-        "options": [d.to_wire() for d in legal(g)] if plain else legal(g),
+        "pool": tuple(g.pool),
+        "reroll": g.reroll if g.phase == PHASE_REROLL and g.reroll else None,
+        "options": legal(g),
     }
 
 

@@ -233,46 +233,26 @@ class GameState:
         return g
 
     def to_dict(self) -> dict[str, Any]:
-        d = self.head_dict()
-        d["players"] = [self.player_dict(p) for p in self.players]
-        return d
-
-    def head_dict(self, plain: bool = True) -> dict[str, Any]:
-        """Everything but the players, who are converted one by one (`player_dict`): `apply` copies only the
-        player whose turn it is, so a caller converting many states in a row can keep the others'.
-        plain=False, for packing at once: the state's own tuples and lists (msgpack packs a tuple as the same
-        array as a list), neither copied nor converted."""
-        d = {
+        """The state as plain data (lists and dicts), from which `from_dict` makes the same state again."""
+        return {
             "sheet": self.sheet.name,
             "sheet_digest": self.sheet.digest,
             "rng": state_to_wire(self.rng),
             "round": self.round,
             "start_player": self.start_player,
-            "order": self.order,
+            "order": list(self.order),
             "turn": self.turn,
             "phase": self.phase,
-            "faces": self.faces,
-            "where": self.where,
-            "reroll": self.reroll or None,
-            "stack": self.stack,
-            "pool": self.pool,
+            "faces": list(self.faces),
+            "where": list(self.where),
+            "reroll": list(self.reroll) if self.reroll else None,
+            "stack": _listify(self.stack),
+            "pool": _listify(self.pool),
             "end_after": self.end_after,
             "result": self.result,
             "step": self.step,
+            "players": [p.to_dict() for p in self.players],
         }
-        if plain:
-            d["order"], d["faces"], d["where"] = list(self.order), list(self.faces), list(self.where)
-            d["reroll"] = list(self.reroll) if self.reroll else None
-            d["stack"], d["pool"] = _listify(self.stack), _listify(self.pool)
-        return d
-
-    def player_dict(self, p: PlayerState) -> dict[str, Any]:
-        from .tracks import overlap_float  # tracks imports state
-
-        d = p.to_dict()
-        # Derived, for clients: how far the two track entries have passed each other (negative: apart).
-        d["overlap"] = overlap_float(self.sheet, p.fame, p.money)
-        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], sheet: Sheet) -> GameState:

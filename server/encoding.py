@@ -1,5 +1,7 @@
-"""msgpack built from parts: a commit packs the game state once and splices the same bytes into the stored
-record and into the update every client gets, and re-packs only the players whose sheets changed.
+"""All the server's packing: room records, room and game views, updates and snapshots, as msgpack built from
+parts. A commit packs the game state once and splices the same bytes into the stored record and into the
+update every client gets, and re-packs only the players whose sheets changed. The engine has one form of
+its state and pending decisions; what clients see besides (the tracks' overlap) is added here.
 
 msgpack maps and arrays are a header followed by their items back to back, so items packed earlier can be
 joined under a new header; `unpack` of the result is the same as `pack` of the whole would give.
@@ -8,38 +10,22 @@ joined under a new header; `unpack` of the result is the same as `pack` of the w
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from rajas.engine import GameState
+import msgpack  # type: ignore[import-untyped]
+from rajas.engine import GameState, pending
+from rajas.engine.rng import state_to_wire
 from rajas.engine.state import PlayerState
-from rajas.protocol import pack
+from rajas.engine.tracks import overlap_float
+from rajas.protocol import pack, unpack
 
-
-class Lazy:
-    """Bytes packed only when first asked for. The in-process store keeps a room's record, log entries and
-    recent updates like this: most are replaced before anyone reads them (the node has the room itself in
-    its cache), so most are never packed. Redis, which needs them at once, asks at once."""
-
-    __slots__ = ("_data", "_make")
-
-    def __init__(self, make: Callable[[], bytes]) -> None:
-        self._make: Callable[[], bytes] | None = make
-        self._data: bytes | None = None
-
-    @property
-    def data(self) -> bytes:
-        if self._data is None:
-            assert self._make is not None
-            self._data, self._make = self._make(), None
-        return self._data
-
-
-Packed = bytes | Lazy
-
-
-def as_bytes(packed: Packed) -> bytes:
-    return packed if isinstance(packed, bytes) else packed.data
+from .packed import Lazy  # (Packed, as_bytes: for the stores)
+from .packed import Packed as Packed
+from .packed import as_bytes as as_bytes
+from .room import Room
+from .store import SPECTATORS, connected_seats
 
 
 def _header(n: int, fix: int, b16: int, b32: int) -> bytes:
@@ -111,10 +97,56 @@ def pack_array(items: list[bytes]) -> bytes:
     return _header(len(items), 0x90, 0xDC, 0xDD) + b"".join(items)
 
 
+def player_view(state: GameState, p: PlayerState) -> dict[str, Any]:
+    """A player's sheet as clients see it: the engine's form, and how far the two track entries have passed
+    each other (negative: apart)."""
+    d = p.to_dict()
+    d["overlap"] = overlap_float(state.sheet, p.fame, p.money)
+    return d
+
+
+def public_state(state: GameState) -> dict[str, Any]:
+    """The game state as clients see it: everything but the dice generator, which would tell the future."""
+    d = state.to_dict()
+    del d["rng"]
+    d["players"] = [player_view(state, p) for p in state.players]
+    return d
+
+
+def _state_head(state: GameState) -> dict[str, Any]:
+    """`state.to_dict()` but the players, with the state's own tuples and lists (msgpack packs a tuple as the
+    same array as a list), neither copied nor converted: it is packed at once."""
+    return {
+        "sheet": state.sheet.name,
+        "sheet_digest": state.sheet.digest,
+        "rng": state_to_wire(state.rng),
+        "round": state.round,
+        "start_player": state.start_player,
+        "order": state.order,
+        "turn": state.turn,
+        "phase": state.phase,
+        "faces": state.faces,
+        "where": state.where,
+        "reroll": state.reroll or None,
+        "stack": state.stack,
+        "pool": state.pool,
+        "end_after": state.end_after,
+        "result": state.result,
+        "step": state.step,
+    }
+
+
+def game_view(room: Room) -> dict[str, Any] | None:
+    if room.state is None:
+        return None
+    return {"state": public_state(room.state), "pending": pending(room.state)}
+
+
 class StateEncoder:
-    """Packs one room's successive game states. `apply` copies only the seat whose turn it is and never
+    """Packs one room's successive records and views. `apply` copies only the seat whose turn it is and never
     changes a state it returned, so every other player is the very same object as in the previous state:
-    their packed sheets are kept (with a reference, so the identity stays meaningful) and reused."""
+    their packed sheets are kept (with a reference, so the identity stays meaningful) and reused. The other
+    parts of a room are read-only (server/frozen.py), so one that is the same object packs the same."""
 
     __slots__ = ("_once", "_players")
 
@@ -124,8 +156,7 @@ class StateEncoder:
 
     def once(self, slot: str, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
         """`pack(make())`, packed again only when an object of `key` is not the one it was last time in this
-        slot (for parts of a room that are replaced, never changed in place, and rarely: its settings, seats,
-        game, presence counts). Identity, not equality: a replaced part packs again even if it is equal."""
+        slot. Identity, not equality: a replaced part packs again even if it is equal."""
         got = self._once.get(slot)
         if got is not None:
             old = got[0]
@@ -146,8 +177,113 @@ class StateEncoder:
             if i < len(before) and before[i][0] is p:
                 kept.append(before[i])
             else:
-                kept.append((p, pack(state.player_dict(p))))
+                kept.append((p, pack(player_view(state, p))))
         self._players = kept
-        head = state.head_dict(plain=False)
+        head = _state_head(state)
         rng = head.pop("rng")
         return pack_map(head, [("players", pack_array([b for _, b in kept]))]), rng
+
+    def commit(self, room: Room) -> tuple[Lazy, bytes]:
+        """The record's changing part (packed when first asked for; `fixed_record` is the rest) and the packed
+        game view ({state, pending}) of a commit. The game state is packed once and the same bytes go into
+        both (the view without the dice generator). (A committed room is never changed, only cloned, so
+        packing it later packs it as it is now.)"""
+        if room.state is None:
+            return Lazy(partial(_record, room, None, "")), pack(None)
+        public, rng = self.encode(room.state)
+        view = pack_map({"pending": pending(room.state)}, [("state", public)])
+        # (A partial, not a closure: compiled by mypyc, a function with two closures keeps them in one
+        # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
+        return Lazy(partial(_record, room, public, rng)), view
+
+    def room_view(self, room: Room, counts: Mapping[str, int]) -> bytes:
+        """`pack(room.view(...))` for presence `counts`, packed again only when a part it shows was replaced."""
+        key = (room.seats, room.settings, room.game, room.status, room.host, room.deadline, room.auto, counts)
+        return self.once("view", key, partial(_view, room, counts))
+
+    def fixed_record(self, room: Room) -> bytes:
+        """The record's fixed part (settings with a custom sheet, game, host token...), packed once per room: a
+        store writes it only when it changed, so a decision does not write the sheet again."""
+        return self.once("fixed", (room.settings, room.game, room.host_token, room.code), room.fixed)
+
+
+def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:
+    return room.view(connected_seats(counts), counts.get(SPECTATORS, 0))
+
+
+def _record(room: Room, public: bytes | None, rng: str) -> bytes:
+    if public is None:  # (no game yet: nothing packed to reuse)
+        return pack(room.changing() | {"state": None})
+    return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))]))])
+
+
+def listing(room: Room) -> bytes | None:
+    """The room's line in the lobby's index, packed; None while it is not listed."""
+    shown = room.listing()
+    return pack(shown) if shown is not None else None
+
+
+def log_entry(entry: list[Any] | None) -> bytes | None:
+    """A decision's entry in the game log, packed (bytes: untracked by the cyclic GC while the store keeps it)."""
+    return pack(entry) if entry is not None else None
+
+
+def snapshot(room: Room, counts: Mapping[str, int], recent: list[dict[str, Any]]) -> bytes:
+    """The snapshot a client gets, packed, but its sheet (`with_sheet` adds that)."""
+    return pack(
+        {
+            "type": "snapshot",
+            "v": room.v,
+            "room": room.view(connected_seats(counts), counts.get(SPECTATORS, 0)),
+            "game": game_view(room),
+            "sheet_digest": room.sheet.digest,
+            "recent": recent,
+        }
+    )
+
+
+def with_sheet(snapshot: bytes, sheet: bytes | None) -> bytes:
+    """The packed snapshot with its sheet: the packed sheet file, or None for a client that holds it."""
+    return extend_map(snapshot, [("sheet", sheet if sheet is not None else _NONE)])
+
+
+_NONE = pack(None)
+
+
+def sheet(room: Room) -> bytes:
+    """The room's sheet file, packed."""
+    return pack(room.sheet.to_json())
+
+
+def stored(room: Room) -> dict[str, Any]:
+    """The record a commit stores, whole: `room.to_record()` with the players as clients see them (the same
+    packed players go into the record and the update; `GameState.from_dict` ignores what it derives)."""
+    record = room.to_record()
+    if room.state is not None:
+        record["state"] = public_state(room.state) | {"rng": record["state"]["rng"]}
+    return record
+
+
+def update(v: int, now: float, events: list[Any], room_view: bytes, game: bytes) -> tuple[bytes, bytes]:
+    """The update a commit publishes to every client, and its entry in the room's recent history."""
+    events_packed = pack(events)
+    packed = pack_map(
+        {"type": "update", "v": v, "time": now}, [("events", events_packed), ("room", room_view), ("game", game)]
+    )
+    return packed, pack_map({"v": v, "time": now}, [("events", events_packed)])
+
+
+def peek(message: bytes) -> dict[str, Any]:
+    """The head of a channel message: `type`, `v` and `events` of an update without decoding the room and
+    game views behind them (every node receives every update of its rooms; only its clients need the rest)."""
+    u = msgpack.Unpacker(raw=False, strict_map_key=False)
+    u.feed(message)
+    head: dict[str, Any] = {}
+    for _ in range(u.read_map_header()):
+        key = u.unpack()
+        head[key] = u.unpack()
+        if "type" in head and "v" in head and "events" in head:
+            break
+        if head.get("type") not in (None, "update"):  # presence and the like: small, take it all
+            return dict(unpack(message))
+    return head

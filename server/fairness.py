@@ -20,7 +20,8 @@ from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.engine.sheet import BUILTIN_SHEETS, Sheet
 
 from .codes import commitment
-from .room import ROLL_EVENTS, public_state
+from .encoding import public_state
+from .room import ROLL_EVENTS
 
 MAX_LOG_BYTES = 64 << 20  # a whole game's log is well under a megabyte; never read an endless answer
 HEX256 = re.compile(r"[0-9a-f]{64}")

@@ -28,10 +28,11 @@ from rajas.protocol.messages import (
     Start,
 )
 
+from . import changes
 from .connection import Conn, Frame
-from .hub import Behind, Hub, Skip
+from .hub import Hub
 from .logs import Gate
-from .room import LOBBY, PLAYING, Event, Room
+from .room import LOBBY, Room
 
 log = logging.getLogger("rajas.server")
 SNAPSHOT_COST = 10  # messages of the rate a snapshot takes: building one costs the node as much as ten decisions
@@ -51,7 +52,6 @@ class Session:
         self.conn = conn
         self.base_url = base_url.rstrip("/")
         self.admit_room = admit_room  # counts a room against the limits of this client's address, or refuses
-        self._seat_known: tuple[list[dict[str, Any]], str | None, int] | None = None  # (seats, token, seat)
 
     def reply(self, mid: str | int | None, data: dict[str, Any] | None = None) -> None:
         frame = self.conn.send({"type": "reply", "id": mid, "ok": True, "data": data})
@@ -192,13 +192,8 @@ class Session:
                 raise ProtocolError("malformed_frame", "name: a player joins with a display name")
             if room.status != LOBBY:
                 raise ProtocolError("wrong_phase", "the game has started: join as a spectator")
-            name = msg.name
-
-            def take(r: Room) -> tuple[list[Event], None, dict[str, Any]]:
-                seat, events = r.take_seat(name, host_token)
-                return events, None, seat
-
-            got = await self.hub.change(code, take)
+            got = await self.hub.change(code, changes.TakeSeat(msg.name, host_token))
+            assert got is not None
             seat_id, token = got["id"], got["token"]
         else:
             if not room.settings["spectators"]:
@@ -214,54 +209,19 @@ class Session:
         return {"room": room.watch if role == "spectator" else code, "role": role, "seat_id": seat_id, "token": token,
                 "v": room.v}
 
-    def _seat(self, room: Room) -> int:
-        if self.conn.role != "player":
-            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-        seats, token = room.seats, self.conn.token
-        known = self._seat_known  # (a room's seats are replaced when they change, never changed in place)
-        if known is not None and known[0] is seats and known[1] == token:
-            return known[2]
-        seat = room.seat_of(token)
-        if seat is None:
-            raise ProtocolError("bad_token", "your seat is no longer in this room")
-        self._seat_known = (seats, token, seat)
-        return seat
-
-    async def play(self, mid: str | int, wire: Any, at: int | None) -> dict[str, Any]:
+    async def play(self, mid: str | int, wire: Any, at: int | None) -> dict[str, Any] | None:
         """A player's decision `wire`, id `mid`, made seeing version `at` (None: whatever is newest)."""
         code = self._room_code()
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-
-        def decide(r: Room) -> tuple[list[Event], list[Any], dict[str, Any]]:
-            seat = self._seat(r)
-            seat_id = r.seats[seat]["id"]
-            if mid in r.seen.get(seat_id, ()):
-                raise Skip({"duplicate": True, "v": r.v})  # sent again (after a reconnect): applied once
-            if at is not None and at > r.v:
-                raise Behind()  # (another node committed it; its update has not reached this node yet)
-            if at is not None and at != r.v:
-                raise ProtocolError("stale_version", f"the room is at version {r.v}, not {at}")
-            # The owner acting on a bot-held seat takes it back.
-            back = r.set_bot(seat, False) if r.status == PLAYING and r.seats[seat]["bot"] else []
-            events, entry = r.decide(seat, wire, "player", time.time())
-            r.remember(seat_id, mid)
-            return back + events, entry, {"v": r.v + 1}
-
-        result: dict[str, Any] = await self.hub.change(code, decide)
-        return result
+        return await self.hub.change(code, changes.Play(self.conn.token, mid, wire, at, time.time()))
 
     async def contribute(self, msg: Contribute) -> dict[str, Any] | None:
         """A seated player's dice contribution (docs/fairness.md)."""
         code = self._room_code()
-
-        def add(r: Room) -> tuple[list[Event], None, None]:
-            events = r.contribute(self._seat(r), msg.commitment, msg.value)
-            if not events:
-                raise Skip()  # the same value again (a page reloaded): nothing to change
-            return events, None, None
-
-        await self.hub.change(code, add)
+        if self.conn.role != "player":
+            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+        await self.hub.change(code, changes.Contribute(self.conn.token, msg.commitment, msg.value))
         return None
 
     async def leave(self) -> dict[str, Any] | None:
@@ -269,33 +229,13 @@ class Session:
         seat_id = self.conn.seat_id if self.conn.role == "player" else None
         await self.hub.detach(self.conn)
         if seat_id is not None:
-
-            def leave(r: Room) -> tuple[list[Event], None, None]:
-                seat = r.seat_index(seat_id)
-                if seat is None or r.status != LOBBY:
-                    raise Skip()  # during play the seat stays; the bot takes it after the grace period
-                return r.leave(seat), None, None
-
-            await self.hub.change(code, leave)
+            await self.hub.change(code, changes.LeaveSeat(seat_id))
         return None
 
     async def host_action(self, msg: Kick | Start | HandOver | ChangeSettings) -> dict[str, Any] | None:
         code = self._room_code()
-        host_token, seat_token = self.conn.host_token, self.conn.token
-
-        def act(r: Room) -> tuple[list[Event], None, dict[str, Any] | None]:
-            if not r.is_host(host_token, seat_token):
-                raise ProtocolError("not_host", "only the host may do this")
-            if isinstance(msg, Kick):
-                return r.kick(msg.seat), None, None
-            if isinstance(msg, ChangeSettings):
-                return r.change_settings(msg.settings), None, None
-            if isinstance(msg, Start):
-                events = r.start(time.time())
-                return events, None, {"commitment": r.game["commitment"] if r.game else None}
-            return r.hand_over(msg.seat), None, None
-
-        result: dict[str, Any] | None = await self.hub.change(code, act)
+        act = changes.HostAction(self.conn.host_token, self.conn.token, msg, time.time())
+        result = await self.hub.change(code, act)
         if isinstance(msg, HandOver):
             self.conn.host_token = None  # the old host token stopped working
         if isinstance(msg, ChangeSettings):

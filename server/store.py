@@ -8,16 +8,16 @@ version, writes the record, appends to the log, and only then publishes the upda
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .encoding import Packed
+from .packed import Packed
 
 Listener = Callable[[bytes], None]
 SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
 
 
-def connected_seats(counts: dict[str, int]) -> list[str]:
+def connected_seats(counts: Mapping[str, int]) -> list[str]:
     """The seat ids with a socket open, from a room's presence counts."""
     return [k for k, n in counts.items() if n > 0 and k != SPECTATORS]
 RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (a reloaded page's game log)

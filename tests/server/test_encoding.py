@@ -6,9 +6,18 @@ import pytest
 from rajas.engine import apply, load_sheet, new_game
 from rajas.engine.bots import random_bot
 from rajas.protocol import pack, unpack
+from rajas.server import changes
 from rajas.server.connection import Frame, ws_frame
-from rajas.server.encoding import StateEncoder, extend_map, merge_maps, pack_array, pack_map
-from rajas.server.room import public_state
+from rajas.server.encoding import (
+    StateEncoder,
+    extend_map,
+    game_view,
+    merge_maps,
+    pack_array,
+    pack_map,
+    public_state,
+    stored,
+)
 
 from .conftest import Clients, run_server, seated_room
 
@@ -32,13 +41,24 @@ def test_a_whole_game_encodes_like_to_dict_at_every_step(players: int) -> None:
     steps = 0
     while not state.is_over:
         public, rng = encoder.encode(state)
-        assert unpack(public) | {"rng": rng} == unpack(pack(state.to_dict()))
         assert unpack(public) == unpack(pack(public_state(state)))
+        assert {k: v for k, v in unpack(public).items() if k != "players"} | {"rng": rng} == {
+            k: v for k, v in state.to_dict().items() if k != "players"
+        }
         state, _ = apply(state, bot(state))
         steps += 1
     assert steps > 50
     public, rng = encoder.encode(state)
-    assert unpack(public) | {"rng": rng} == unpack(pack(state.to_dict()))
+    assert unpack(public) == unpack(pack(public_state(state)))
+
+
+def test_clients_see_the_engines_state_and_how_far_the_tracks_crossed() -> None:
+    state, _ = new_game(3, 7, load_sheet("sun"))
+    seen = public_state(state)
+    plain = state.to_dict()
+    assert "rng" not in seen and "overlap" not in plain["players"][0]
+    assert [{k: v for k, v in p.items() if k != "overlap"} for p in seen["players"]] == plain["players"]
+    assert all(isinstance(p["overlap"], float) for p in seen["players"])
 
 
 @pytest.mark.parametrize("n", [0, 125, 126, 65_535, 65_536])
@@ -78,27 +98,27 @@ def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
     seen = []
     for i in range(3):
         room = room.clone()
-        room.take_seat(f"p{i}", room.host_token if i == 0 else None)
-        seen.append(merge_maps([room.fixed_record(encoder), room.encode(encoder)[0].data], []))
+        changes.take_seat(room, f"p{i}", room.host_token if i == 0 else None)
+        seen.append(merge_maps([encoder.fixed_record(room), encoder.commit(room)[0].data], []))
         assert unpack(seen[-1]) == unpack(pack(room.to_record()))
     room = room.clone()
-    room.change_settings(RoomSettings(seats=3, sheet="moon"))
-    assert unpack(room.fixed_record(encoder))["settings"]["sheet"] == "moon"
+    changes.change_settings(room, RoomSettings(seats=3, sheet="moon"))
+    assert unpack(encoder.fixed_record(room))["settings"]["sheet"] == "moon"
     room = room.clone()
-    room.start(0.0)
+    changes.start(room, 0.0)
     bot = random_bot(1)
     for k in range(40):
         room = room.clone()
         assert room.state is not None
         seat = room.state.current
-        room.decide(seat, bot(room.state).to_wire(), "player", float(k))
+        changes.decide(room, seat, bot(room.state).to_wire(), "player", float(k))
         room.remember(room.seats[seat]["id"], f"d{k}")
-        record, game = room.encode(encoder)
-        assert unpack(merge_maps([room.fixed_record(encoder), record.data], [])) == unpack(pack(room.to_record()))
+        record, game = encoder.commit(room)
+        assert unpack(merge_maps([encoder.fixed_record(room), record.data], [])) == unpack(pack(stored(room)))
         assert "settings" not in unpack(record.data)  # a decision's record leaves the fixed part out
-        assert unpack(game) == unpack(pack(room.game_view()))
+        assert unpack(game) == unpack(pack(game_view(room)))
     room = room.clone()
-    assert room.hand_over(1) and unpack(room.fixed_record(encoder))["host_token"] == room.host_token
+    assert changes.hand_over(room, 1) and unpack(encoder.fixed_record(room))["host_token"] == room.host_token
 
 
 def test_a_clone_has_every_field_of_its_room() -> None:
@@ -106,7 +126,7 @@ def test_a_clone_has_every_field_of_its_room() -> None:
     from rajas.server.room import FIELDS, Room
 
     room = Room.create(RoomSettings(seats=2))
-    room.take_seat("p0", room.host_token)
+    changes.take_seat(room, "p0", room.host_token)
     copy = room.clone()
     assert all(getattr(copy, name) == getattr(room, name) for name in FIELDS)
 
@@ -116,19 +136,19 @@ def test_a_clone_shares_the_seats_until_a_change_copies_them() -> None:
     from rajas.server.room import Room
 
     room = Room.create(RoomSettings(seats=3))
-    room.take_seat("p0", room.host_token)
-    room.take_seat("p1", None)
+    changes.take_seat(room, "p0", room.host_token)
+    changes.take_seat(room, "p1", None)
     before = [dict(s) for s in room.seats]
     for change in (
-        lambda r: r.take_seat("p2", None),
-        lambda r: r.leave(1),
-        lambda r: r.kick(1),
-        lambda r: r.set_bot(0, True),
+        lambda r: changes.take_seat(r, "p2", None),
+        lambda r: changes.leave(r, 1),
+        lambda r: changes.kick(r, 1),
+        lambda r: changes.set_bot(r, 0, True),
     ):
         copy = room.clone()
         assert copy.seats is room.seats  # (so the hub's packed room view is kept while they are)
         change(copy)
-        assert copy.seats is not room.seats and room.seats == before
+        assert copy.seats is not room.seats and [dict(s) for s in room.seats] == before
 
 
 def test_a_plain_decide_skips_the_general_validator_but_not_its_checks() -> None:

@@ -174,16 +174,19 @@ async def test_a_record_written_whole_gets_its_fixed_part_at_the_next_commit(ser
     """A room stored whole (before records had a fixed part) is split at its next commit, nothing lost."""
     from rajas.protocol import pack
     from rajas.protocol.messages import RoomSettings
+    from rajas.server import changes
+    from rajas.server.encoding import StateEncoder
     from rajas.server.room import Room
 
     store = server.store
     room = Room.create(RoomSettings(seats=2, sheet=custom_sheet()))
     assert await store.create(room.code, room.watch, pack(room.to_record()), False)
     new = room.clone()
-    new.take_seat("a", None)
+    changes.take_seat(new, "a", None)
     new.v = 2
-    record, _ = new.encode()
-    ok = await store.commit(room.code, 1, record, None, pack({"v": 2}), None, new.fixed_record(), False, None)
+    encoder = StateEncoder()
+    record, _ = encoder.commit(new)
+    ok = await store.commit(room.code, 1, record, None, pack({"v": 2}), None, encoder.fixed_record(new), False, None)
     assert ok
     loaded = Room.from_record(unpack(await store.load(room.code) or b""))
     assert loaded.v == 2 and loaded.seats[0]["name"] == "a" and loaded.settings == room.settings

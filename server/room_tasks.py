@@ -1,0 +1,133 @@
+"""The timers and the bot a room in play needs, run on the node that made the room's last commit: the turn
+clock, a grace period for a seat whose owner left, and the driver that plays for bot-held and timed-out
+seats. They react to the hub's commits through its hooks and change rooms through `Rooms.change`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from rajas.engine.bots import BOTS
+from rajas.protocol import ProtocolError
+
+from .changes import BotPlay, ExpireClock, SetBot
+from .local_room import LocalRoom
+from .room import PLAYING, Room, Turn
+from .rooms import Hooks, Rooms
+
+log = logging.getLogger("rajas.server")
+
+
+class RoomTasks(Hooks):
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+
+    # ---- hooks -------------------------------------------------------------------------------------------
+
+    def committed(self, lr: LocalRoom, room: Room) -> None:
+        if room.status != PLAYING:
+            old = lr.timers.pop("clock", None)
+            if old is not None:
+                old.cancel()
+            return
+        checked = lr.seats_checked  # (seats and counts are read-only: replaced when they change)
+        if checked is None or checked[0] is not room.seats or checked[1] is not lr.counts:
+            lr.seats_checked = (room.seats, lr.counts)
+            self.grace_for_absent(lr, room)
+        due = (room.clock_key, room.deadline) if room.deadline is not None and room.auto != room.clock_key else None
+        if due is None or due != lr.clock_for or "clock" not in lr.timers:  # (within a turn the clock runs on)
+            old = lr.timers.pop("clock", None)
+            if old is not None:
+                old.cancel()
+            if due is not None and due[1] is not None:
+                self.arm_clock(lr, due[0], due[1])
+        if room.bot_to_move() is not None:
+            self.drive(lr)
+
+    def foreign(self, lr: LocalRoom) -> None:
+        # Another node committed: it now keeps this room's clock, so this node's clock stands down.
+        timer = lr.timers.pop("clock", None)
+        if timer is not None:
+            timer.cancel()
+
+    def arrived(self, lr: LocalRoom, seat_id: str | None) -> None:
+        timer = lr.timers.pop(f"grace:{seat_id}", None)
+        if timer is not None:
+            timer.cancel()
+
+    def left(self, lr: LocalRoom, seat_id: str) -> None:
+        room = lr.room
+        if room is not None and room.status == PLAYING:
+            self.start_grace(lr, seat_id, room.settings["grace"])
+
+    def presence(self, lr: LocalRoom) -> None:
+        if lr.room is not None and lr.conns:
+            self.grace_for_absent(lr, lr.room)
+
+    # ---- timers ------------------------------------------------------------------------------------------
+
+    def grace_for_absent(self, lr: LocalRoom, room: Room) -> None:
+        """A seat nobody is connected to gets its grace timer (its own node may be gone)."""
+        if room.status != PLAYING:
+            return
+        for seat in room.seats:
+            if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0:
+                self.start_grace(lr, seat["id"], room.settings["grace"])
+
+    def arm_clock(self, lr: LocalRoom, key: Turn | None, deadline: float) -> None:
+        lr.clock_for = (key, deadline)
+        lr.timers["clock"] = self.rooms._spawn(self._clock(lr, key, deadline))
+
+    def start_grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
+        name = f"grace:{seat_id}"
+        if name not in lr.timers:
+            lr.timers[name] = self.rooms._spawn(self._grace(lr, seat_id, grace))
+
+    async def _grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
+        try:
+            await asyncio.sleep(grace)
+        finally:
+            lr.timers.pop(f"grace:{seat_id}", None)
+        if lr.counts.get(seat_id, 0) > 0:
+            return
+        await self.rooms.change(lr.code, SetBot(seat_id, True, only_playing=True))
+        await self.rooms.release(lr)
+
+    async def _clock(self, lr: LocalRoom, key: Turn | None, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        lr.timers.pop("clock", None)
+        await self.rooms.change(lr.code, ExpireClock(key))
+        await self.rooms.release(lr)
+
+    # ---- the bot -----------------------------------------------------------------------------------------
+
+    def drive(self, lr: LocalRoom) -> None:
+        if not lr.driving:
+            lr.driving = True
+            self.rooms._spawn(self._drive(lr))
+
+    async def _drive(self, lr: LocalRoom) -> None:
+        """Plays for bot-held and timed-out seats until a person must decide."""
+        rooms = self.rooms
+        try:
+            for _ in range(10_000):
+                room = await rooms.load(lr.code)
+                seat = room.bot_to_move()
+                if seat is None or room.state is None or room.game is None:
+                    return
+                bot = lr.bots.get(seat)
+                if bot is None:
+                    bot = lr.bots[seat] = BOTS[room.settings["bot"]](f"{room.game['seed']}:{seat}")
+                if room.settings["bot"] == "greedy":
+                    decision = await asyncio.to_thread(bot, room.state)  # a few ms: off the event loop
+                else:
+                    decision = bot(room.state)
+                with contextlib.suppress(ProtocolError):
+                    if await rooms.change(lr.code, BotPlay(seat, decision.to_wire(), room.v, time.time())):
+                        rooms.metrics.decisions.inc("bot")
+        finally:
+            lr.driving = False
+            await rooms.release(lr)
+        log.error("bot driver gave up in room %s", lr.code)

@@ -1,0 +1,48 @@
+"""A room's snapshot (what a client joining, reloading or resynchronising gets): built once per room version
+and presence counts, then the same frame goes to every connection that asks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rajas.protocol import unpack
+
+from . import encoding
+from .connection import Frame
+from .local_room import LocalRoom
+from .metrics import Metrics
+from .room import Room
+from .store import RoomStore
+
+
+async def recent(store: RoomStore, code: str, v: int) -> list[dict[str, Any]]:
+    """The room's last updates up to version v, oldest first, as {v, time, events}."""
+    return [e for e in (unpack(raw) for raw in await store.recent(code)) if e["v"] <= v]
+
+
+async def frame(store: RoomStore, metrics: Metrics, lr: LocalRoom, room: Room, have: str | None) -> Frame:
+    """The snapshot of `room` as a frame, the sheet left out when the client holds it (`have` is its digest).
+    Repeated requests cost neither a rebuild nor another copy in memory."""
+    snap = lr.snap
+    if snap is None or snap[0] is not room or snap[1] is not lr.counts:
+        got_recent = await recent(store, lr.code, room.v)
+        counts = lr.counts  # (after the wait: the counts the view shows)
+        snap = lr.snap = (room, counts, encoding.snapshot(room, counts, got_recent), [None, None])
+    else:
+        metrics.snapshots_shared.inc()
+    full = have != room.sheet.digest
+    if not full:
+        metrics.snapshot_sheets_skipped.inc()
+    frames: list[Frame | None] = snap[3]
+    got = frames[full]
+    if got is None:
+        made = frames[full] = Frame(encoding.with_sheet(snap[2], _packed_sheet(lr, room) if full else None))
+        return made
+    return got
+
+
+def _packed_sheet(lr: LocalRoom, room: Room) -> bytes:
+    got = lr.sheet_packed
+    if got is None or got[0] is not room.sheet:
+        got = lr.sheet_packed = (room.sheet, encoding.sheet(room))
+    return got[1]
