@@ -9,13 +9,14 @@ import { mountSheet } from "./sheet.js";
 import { renderDice } from "./dice.js";
 import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
+import { overlapWords } from "./words.js";
+import { explainOnTap, zoomable, settleFocus, pickOrder } from "./play_aids.js";
+import { helpButton } from "./help.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
-const fmt = (x) => String(Math.round(x * 100) / 100);
-
 function overlapText(ov, lang) {
-  return ov >= 0 ? t("crossed", lang, { n: fmt(ov) }) : t("not_crossed", lang, { n: fmt(-ov) });
+  return overlapWords(ov, lang);
 }
 
 // Which elements of a player's sheet an event changed (for the flash animation).
@@ -46,6 +47,9 @@ export class GameView {
     this.mounted = [];
     this.controlsReady = false;
     this.resultShown = false;
+    this.zoom = { level: 1 }; // the own sheet's zoom, kept across updates
+    this.notices = []; // what the last update wasted (said in the bar)
+    this.others = new Map(); // seat -> {key, cell, m}: the small sheets, drawn again only when they change
     this.el = html("div", { class: "screen game", "data-screen": "game" });
     this.body = html("div", { class: "game-body" });
     this.layers = html("div", { class: "game-layers" }); // overlays and announcements survive re-renders
@@ -58,6 +62,7 @@ export class GameView {
   destroy() {
     clearInterval(this.clockTimer);
     for (const m of this.mounted) m.destroy();
+    for (const o of this.others.values()) o.m.destroy();
     this.el.remove();
   }
 
@@ -94,6 +99,7 @@ export class GameView {
     const onDecide = (w) => this.actions.decide(w);
     const options = interactive ? pending.options : [];
     const names = this.names();
+    if (events) this.notices = this.wastedNotices(events);
 
     this.body.replaceChildren();
     this.bar = this.renderBar();
@@ -120,17 +126,26 @@ export class GameView {
     bigWrap.wrap.dataset.seat = String(big);
     bigWrap.wrap.classList.add("big-sheet");
     this.mounted.push(bigWrap);
+    const legend = html("p", { class: "sheet-legend muted small", role: "status", "data-legend": "" }, this.L("legend_tap"));
+    zoomable(bigWrap, this.zoom, this.lang);
+    bigWrap.wrap.append(legend);
+    explainOnTap(bigWrap.svg, legend);
 
     const grid = html("div", { class: "others-grid" });
     this.othersBox.append(html("h2", null, me !== null ? this.L("other_players") : this.L("players")), grid);
     state.players.forEach((p, seat) => {
-      if (seat === big) return;
+      if (seat === big) { this.others.get(seat)?.m.destroy(); this.others.delete(seat); return; }
+      // a small sheet is drawn again only when its player, the language or the turn changed
+      const key = `${this.lang}|${names[seat]}|${pending.player === seat}|${JSON.stringify(p)}`;
+      const had = this.others.get(seat);
+      if (had && had.key === key) { grid.append(had.cell); return; }
+      had?.m.destroy();
       const cell = html("button", { type: "button", class: `other${pending.player === seat ? " current" : ""}`, "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
       grid.append(cell);
       const m = mountSheet(cell, S.sheet, p, { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: pending.player === seat });
       m.wrap.dataset.seat = String(seat);
       cell.addEventListener("click", () => this.enlarge(seat));
-      this.mounted.push(m);
+      this.others.set(seat, { key, cell, m });
     });
 
     this.renderPlayers();
@@ -142,6 +157,22 @@ export class GameView {
     }
     this.renderedLang = this.lang;
     this.controlsReady = interactive;
+    if (interactive) settleFocus(this.el, this.prompt, this.layers);
+  }
+
+  // A bonus the last update had to waste, in words for the bar.
+  wastedNotices(events) {
+    const me = this.mySeat();
+    const names = this.names();
+    const sym = symbolsOf(this.S.sheet);
+    const out = [];
+    for (const e of events) {
+      if (e.type !== "bonus_wasted") continue;
+      let b;
+      try { b = bonusLabel(effectBonus(e.bonus), this.lang, sym); } catch { b = String(e.bonus?.[0] ?? "?"); }
+      out.push(e.player === me ? this.L("wasted_mine", { b }) : this.L("wasted_theirs", { p: names[e.player] ?? "?", b }));
+    }
+    return out;
   }
 
   refreshControls() {
@@ -161,6 +192,7 @@ export class GameView {
       html("span", { class: "clock", "data-clock": "" }),
       html("span", { class: "spacer" }),
       S.room.status === STATUS.OVER ? html("button", { type: "button", class: "btn small", "data-action": "show-result", onclick: () => this.showResult() }, this.L("final_scores")) : null,
+      helpButton(this.lang, () => ({ sheet: this.S.sheet })),
       app.statusBadge ? app.statusBadge() : null,
       app.langSelect ? app.langSelect() : null);
   }
@@ -185,9 +217,8 @@ export class GameView {
     const add = (...xs) => p.append(...xs.filter((x) => x !== null && x !== undefined && x !== false));
     if (S.room.status === STATUS.OVER) {
       const res = S.game.state.result || [];
-      const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
       p.className = "prompt over";
-      add(glyph("trophy", 24), html("strong", null, `${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] ?? "?" })}`));
+      add(glyph("trophy", 24), html("strong", { "data-winner-text": "" }, this.winnerText(res)));
       return;
     }
     const who = pending.player;
@@ -212,17 +243,34 @@ export class GameView {
       } else {
         text = this.L("p_bonus");
       }
-      add(html("span", { class: "prompt-who" }, this.L("your_turn")), icon, html("span", { class: "prompt-text" }, text));
+      const state = S.game.state;
+      const second = pending.phase === "pick" && (state.order || []).slice(0, state.turn ?? 0).includes(who);
+      add(html("span", { class: "prompt-who" }, this.L("your_turn")), icon, html("span", { class: "prompt-text" }, text),
+        second ? html("span", { class: "badge second-die", "data-cue": "second-die" }, this.L("second_die")) : null,
+        kinds.has("karma") ? html("span", { class: "badge karma-cue", "data-cue": "karma" }, this.L("karma_cue")) : null);
     } else {
       const name = names[who] ?? "?";
       const text = pending.phase === "pick" ? this.L("wait_pick", { p: name })
         : pending.phase === "reroll" ? this.L("wait_reroll", { p: name })
-          : this.L("wait_resolve", { p: name, what: what || this.L("p_bonus") });
+          : what ? this.L("wait_resolve_theirs", { p: name, what }) : this.L("wait_bonus_theirs", { p: name });
       const seat = S.room.seats[who];
       add(html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[who]}` }), icon, html("span", { class: "prompt-text" }, text),
         seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${this.L("bot")}`) : null,
         seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
     }
+    if (pending.phase === "pick") add(pickOrder(S.game.state, names, SEAT_COLOURS, this.lang));
+    for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
+  }
+
+  winnerText(res) {
+    const names = this.names();
+    const me = this.mySeat();
+    const won = res.filter((r) => r.winner);
+    const mine = won.some((r) => r.seat === me);
+    if (mine && won.length === 1) return this.L("you_win");
+    if (mine) return this.L("you_share", { p: won.filter((r) => r.seat !== me).map((r) => names[r.seat]).join(" & ") });
+    const winners = won.map((r) => names[r.seat]);
+    return winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] ?? "?" });
   }
 
   renderPlayers() {
@@ -252,7 +300,7 @@ export class GameView {
 
   renderLog() {
     const S = this.S;
-    const list = html("ol", { class: "log-list", "data-log": "" });
+    const list = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": this.L("log") });
     for (const line of S.log.slice(-150)) {
       const when = line.time ? new Date(line.time * 1000) : null;
       const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString(), title: when.toLocaleString(S.lang) },
@@ -323,6 +371,9 @@ export class GameView {
     const ov = this.overlay(box, { "data-overlay": "sheet", "data-seat": seat });
     const m = mountSheet(box, S.sheet, S.game.state.players[seat], { lang: this.lang, name: this.names()[seat], colour: SEAT_COLOURS[seat], active: S.game.pending.player === seat });
     m.wrap.dataset.seat = String(seat);
+    const legend = html("p", { class: "sheet-legend muted small", role: "status" }, this.L("legend_tap"));
+    box.append(legend);
+    explainOnTap(m.svg, legend);
     if (S.role === ROLES.SPECTATOR) {
       box.append(html("button", { type: "button", class: "btn small", onclick: () => { this.focus = seat; ov.close(); this.render(null); } }, "⤢"));
     }
@@ -334,10 +385,9 @@ export class GameView {
     if (!res) return;
     this.layers.querySelectorAll("[data-overlay]").forEach((n) => n.remove());
     const names = this.names();
-    const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
     const rows = res.map((r, i) => {
       const next = res[i + 1];
-      const reason = r.ahead_by ? this.L(`ahead_${r.ahead_by}`) + (next && r.ahead_by !== "shared" ? ` (> ${names[next.seat]})` : "") : "";
+      const reason = r.ahead_by ? this.L(`tie_${r.ahead_by}`) + (next && r.ahead_by !== "shared" ? ` (> ${names[next.seat]})` : "") : "";
       return html("tr", { class: `${r.winner ? "winner" : ""}`, "data-seat": r.seat, "data-rank": r.rank },
         html("td", { class: "rank" }, r.winner ? glyph("trophy", 22) : String(r.rank)),
         html("td", null, html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[r.seat]}` }), names[r.seat]),
@@ -348,12 +398,13 @@ export class GameView {
         html("td", { class: "reason", "data-ahead-by": r.ahead_by || "" }, reason));
     });
     const table = html("table", { class: "result-table" },
-      html("thead", null, html("tr", null, ...["#", this.L("name"), this.L("fame"), this.L("money"), this.L("overlap"), this.L("karma_col"), this.L("decided_by")].map((h) => html("th", null, h)))),
+      html("thead", null, html("tr", null, ...["#", this.L("name"), this.L("fame"), this.L("money"), this.L("overlap"), this.L("karma_col_plain"), this.L("decided_by")].map((h) => html("th", null, h)))),
       html("tbody", null, rows));
-    const seed = S.room.seed ? html("p", { class: "muted small seed" }, `${this.L("seed_ok")} seed ${S.room.seed.slice(0, 16)}…`) : null;
+    const seed = S.room.seed ? html("details", { class: "seed small" }, html("summary", null, this.L("verify_dice")),
+      html("p", { class: "muted" }, this.L("verify_text", { s: S.room.seed.slice(0, 16) }))) : null;
     this.overlay(html("div", { class: "result" },
       html("h2", null, this.L("final_scores")),
-      html("p", { class: "result-winner" }, glyph("trophy", 26), ` ${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] })}`),
+      html("p", { class: "result-winner", "data-winner-text": "" }, glyph("trophy", 26), ` ${this.winnerText(res)}`),
       html("div", { class: "table-scroll" }, table), seed,
       html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => this.actions.home() }, this.L("new_game")))),
     { "data-overlay": "result" });

@@ -13,6 +13,7 @@
 
 import { el, html, text, title, inlineSvg } from "./svg.js";
 import { t } from "./i18n.js";
+import { overlapWords } from "./words.js";
 import {
   COLOURS, GOODS, CHARACTERS, DIR_BITS, DIR_VEC,
   bonusIcon, bonusLabel, effectBonus, goodIcon, goodsRow, symbolIcon, characterIcon, roadArms,
@@ -201,9 +202,7 @@ function drawHeader(sheet, player, geom, opts) {
   );
   if (!geom.compact) {
     const crossed = ov >= 0;
-    const amount = Math.abs(ov);
-    const shown = Number.isInteger(amount) ? String(amount) : amount.toFixed(1);
-    g.append(text(x0, y + 30, crossed ? t("crossed", lang, { n: shown }) : t("not_crossed", lang, { n: shown }), {
+    g.append(text(x0, y + 30, overlapWords(ov, lang), {
       "font-size": 14, fill: crossed ? COLOURS.fame : "#7a6a55", "font-weight": crossed ? 800 : 500, class: "overlap",
     }));
   }
@@ -530,13 +529,34 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     renderPanel(list);
   };
 
-  const target = (shape, kind, attrs, list, label) => {
-    const node = el(shape, { ...attrs, class: `opt opt-${kind}`, "data-kind": kind, "data-option": kind, tabindex: 0, role: "button" });
+  // On a phone the same options are 44 px buttons in the panel; the sheet's targets stay tappable but are
+  // not what the page asks for (they are too small until zoomed).
+  const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 700px)").matches;
+  const boardButtons = []; // [kind, args, label, short, act] for the panel's list of board options
+  const target = (shape, kind, attrs, list, label, short) => {
+    const node = el(shape, { ...attrs, class: `opt opt-${kind}`, "data-kind": kind, [narrow ? "data-target" : "data-option"]: kind, tabindex: 0, role: "button", "aria-label": label });
     node.append(title(label));
-    node.addEventListener("click", (ev) => { ev.stopPropagation(); if (typeof list === "function") list(); else decide(list); });
-    node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); node.dispatchEvent(new MouseEvent("click")); } });
+    const act = typeof list === "function" ? list : () => decide(list);
+    node.addEventListener("click", (ev) => { ev.stopPropagation(); act(); });
+    node.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        // a road chosen by keyboard: Enter again confirms it (arrows turn it)
+        if (kind === "road" && selected && selected.space === Number(attrs["data-space"])) confirm();
+        else act();
+      } else if (kind === "road" && ev.key.startsWith("Arrow")) {
+        ev.preventDefault();
+        if (selected && selected.space === Number(attrs["data-space"])) rotate(); else act();
+      }
+    });
     layer.append(node);
+    boardButtons.push({ kind, args: attrs, label, short: short || label, act });
     return node;
+  };
+  const where = (space) => ({ r: Math.floor(space / prov.cols) + 1, c: (space % prov.cols) + 1 });
+  const spaceWhat = (space) => {
+    const kind = sheet.province.cells.flat()[space];
+    return t(kind, lang);
   };
 
   // -- province: roads and half-roads
@@ -554,7 +574,8 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const cellXY = (space) => [prov.gx + (space % prov.cols) * prov.cs, prov.gy + Math.floor(space / prov.cols) * prov.cs];
   for (const [space, shapes] of roadBySpace) {
     const [x, y] = cellXY(space);
-    const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space), t("b_road_shapes", lang));
+    const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space),
+      t("opt_road", lang, { ...where(space), what: spaceWhat(space) }), t("opt_rc", lang, where(space)));
     node.dataset.space = String(space);
   }
   layer.append(preview);
@@ -570,7 +591,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const confirm = () => { if (selected) decide(selected.shapes[selected.index].list); };
 
   const button = (x, y, action, label, glyph) => {
-    const b = el("g", { class: `road-control control-${action}`, "data-action": action, tabindex: 0, role: "button" });
+    const b = el("g", { class: `road-control control-${action}`, "data-action": action, "aria-hidden": "true" });
     b.append(el("circle", { cx: x, cy: y, r: 17, fill: action === "confirm" ? COLOURS.province : action === "cancel" ? "#9b8b78" : "#fff", stroke: COLOURS.ink, "stroke-width": 2 }));
     b.append(glyph);
     b.append(title(label));
@@ -626,7 +647,8 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     layer.append(ghost);
     const w = cs * 0.4;
     const rect = dx ? { x: dx > 0 ? cx : x, y: cy - w / 2, width: cs / 2, height: w } : { x: cx - w / 2, y: dy > 0 ? cy : y, width: w, height: cs / 2 };
-    target("rect", "half_road", { ...rect, rx: 5, "data-space": space, "data-arm": arm }, list, t("b_half_road", lang));
+    target("rect", "half_road", { ...rect, rx: 5, "data-space": space, "data-arm": arm }, list,
+      t("opt_half_road", lang, { ...where(space), d: t(`dir_${arm}`, lang) }), `${t("opt_rc", lang, where(space))} ${t(`dir_${arm}`, lang)}`);
   }
 
   // -- river
@@ -635,7 +657,10 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     if (kind !== "river") continue;
     const r = geom.river;
     const x = r.x0 + args[0] * r.step;
-    target("rect", "river", { x: x + 1, y: r.top - 2, width: r.step - 2, height: r.h + 4, rx: 12, "data-space": args[0] }, list, t("river", lang));
+    const sp = sheet.river.spaces[args[0]];
+    const reward = sp ? sp.reward.map((b) => bonusLabel(b, lang, symbolsOf(sheet))).join(", ") : "";
+    target("rect", "river", { x: x + 1, y: r.top - 2, width: r.step - 2, height: r.h + 4, rx: 12, "data-space": args[0] }, list,
+      t("opt_river", lang, { n: args[0] + 1, what: reward }), t("opt_river_short", lang, { n: args[0] + 1 }));
   }
 
   // -- palace
@@ -644,7 +669,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     if (kind !== "palace") continue;
     const row = geom.palace.rows[args[0]];
     if (!row) continue;
-    target("rect", "palace", { x: geom.palace.x0 - 4, y: row.y + 1, width: 346, height: geom.palace.rowH - 2, rx: 8, "data-character": args[0] }, list, t(CHARACTERS[args[0]], lang));
+    target("rect", "palace", { x: geom.palace.x0 - 4, y: row.y + 1, width: 346, height: geom.palace.rowH - 2, rx: 8, "data-character": args[0] }, list, `${t("palace", lang)}: ${t(CHARACTERS[args[0]], lang)}`, t(CHARACTERS[args[0]], lang));
   }
 
   // -- upgrades
@@ -652,12 +677,19 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     const [kind, args] = list[0];
     if (kind !== "upgrade") continue;
     const u = geom.upgrades;
-    target("rect", "upgrade", { x: u.x0 - 4, y: u.top + args[0] * u.rowH + 1, width: 346, height: u.rowH - 2, rx: 8, "data-building": args[0] }, list, `${t("upgrade", lang)}: ${t(sheet.upgrades.buildings[args[0]], lang)}`);
+    target("rect", "upgrade", { x: u.x0 - 4, y: u.top + args[0] * u.rowH + 1, width: 346, height: u.rowH - 2, rx: 8, "data-building": args[0] }, list, `${t("upgrade", lang)}: ${t(sheet.upgrades.buildings[args[0]], lang)}`, t(sheet.upgrades.buildings[args[0]], lang));
   }
 
   // -- the chooser panel
-  const renderPanel = (which) => {
+  const renderPanel = (which, initial = false) => {
     if (!panel) return;
+    // a keyboard user who chose in the panel keeps the focus in it (on what comes next)
+    const active = document.activeElement;
+    const refocus = !initial && (panel.contains(active) || !active || active === document.body);
+    fillPanel(which);
+    if (refocus) (panel.querySelector("[data-action=confirm]") || panel.querySelector("button"))?.focus();
+  };
+  const fillPanel = (which) => {
     panel.replaceChildren();
     panel.classList.add("choices");
     const eff = opts.effect && opts.effect[0] !== "bonus" ? opts.effect : null;
@@ -689,6 +721,17 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     }
     const board = [...groups.values()].some((l) => BOARD_KINDS.has(l[0][0]));
     if (board) panel.append(html("div", { class: "choices-hint" }, t("choose_space", lang)));
+    if (boardButtons.length) {
+      // the board options again as buttons: in view, named, 44 px, reachable by Tab
+      const row = html("div", { class: "choices-row board-options" });
+      for (const b of boardButtons) {
+        const on = b.kind === "road" && selected && selected.space === Number(b.args["data-space"]);
+        row.append(html("button", { type: "button", class: `choice choice-board choice-${b.kind}${on ? " selected" : ""}`, "data-kind": b.kind, "data-option": b.kind,
+          "data-space": b.args["data-space"] ?? "", "data-arm": b.args["data-arm"] ?? "", "data-character": b.args["data-character"] ?? "", "data-building": b.args["data-building"] ?? "",
+          "aria-label": b.label, "aria-pressed": b.kind === "road" ? String(!!on) : null, title: b.label, onclick: b.act }, b.short));
+      }
+      panel.append(row);
+    }
     if (selected) {
       const n = selected.shapes.length;
       panel.append(html("div", { class: "choices-row road-row" },
@@ -752,7 +795,12 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     return inlineSvg(26, goodsRow(counts, w / 2, 13, 9.5), w);
   };
 
-  renderPanel();
+  if (panel) {
+    panel.addEventListener("keydown", (ev) => {
+      if (selected && ev.key.startsWith("Arrow")) { ev.preventDefault(); rotate(); }
+    });
+  }
+  renderPanel(null, true);
   return {
     destroy() {
       layer.remove();
@@ -773,8 +821,8 @@ export function mountSheet(container, sheet, player, opts = {}) {
   let panel = null;
   let binding = null;
   if (!opts.compact && opts.options && opts.onDecide) {
-    panel = html("div", { class: "choices", "aria-live": "polite" });
-    wrap.append(panel);
+    panel = html("div", { class: "choices", "aria-live": "polite", "data-panel": "choices" });
+    wrap.prepend(panel); // the choices above the sheet: next to the bar that asks for them
     binding = bindOptions(svg, panel, opts.options, opts.onDecide, opts);
   }
   container.append(wrap);
