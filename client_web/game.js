@@ -5,7 +5,7 @@
 import { glyph } from "./glyphs.js";
 import { html, inlineSvg } from "./svg.js";
 import { t } from "./i18n.js";
-import { mountSheet } from "./sheet.js";
+import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
 import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
@@ -35,6 +35,12 @@ function changed(e) {
   }
 }
 
+const timeFormats = new Map();
+function timeFormat(lang) {
+  if (!timeFormats.has(lang)) timeFormats.set(lang, new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" }));
+  return timeFormats.get(lang);
+}
+
 function symbolsOf(sheet) {
   return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
 }
@@ -44,8 +50,11 @@ export class GameView {
     this.actions = actions;
     this.S = actions.state;
     this.focus = null; // the seat a spectator follows (null: whoever is to move)
-    this.mounted = [];
     this.controlsReady = false;
+    this.built = null;
+    this.tray = null;
+    this.binding = null; // the options bound to the own sheet, while it is my turn
+    this.bigs = new Map(); // seat -> {m}: the big sheet of each seat shown so far, updated in place
     this.resultShown = false;
     this.zoom = { level: 1 }; // the own sheet's zoom, kept across updates
     this.notices = []; // what the last update wasted (said in the bar)
@@ -53,7 +62,7 @@ export class GameView {
     this.el = html("div", { class: "screen game", "data-screen": "game" });
     this.body = html("div", { class: "game-body" });
     this.layers = html("div", { class: "game-layers" }); // overlays and announcements survive re-renders
-    this.announce = html("div", { class: "announce", "aria-live": "assertive" });
+    this.announce = html("div", { class: "announce visually-hidden", "aria-live": "polite" });
     this.el.append(this.body, this.layers, this.announce);
     root.append(this.el);
     this.clockTimer = setInterval(() => this.renderClock(), 1000);
@@ -61,8 +70,7 @@ export class GameView {
 
   destroy() {
     clearInterval(this.clockTimer);
-    for (const m of this.mounted) m.destroy();
-    for (const o of this.others.values()) o.m.destroy();
+    this.dropKept();
     this.el.remove();
   }
 
@@ -89,9 +97,6 @@ export class GameView {
   render(events) {
     const S = this.S;
     if (!S.game || !S.sheet) return;
-    for (const m of this.mounted) m.destroy();
-    this.mounted = [];
-    this.controlsReady = false;
     const { state, pending } = S.game;
     const me = this.mySeat();
     const big = me ?? this.focus ?? pending.player ?? state.current ?? 0;
@@ -99,54 +104,86 @@ export class GameView {
     const onDecide = (w) => this.actions.decide(w);
     const options = interactive ? pending.options : [];
     const names = this.names();
-    if (events) this.notices = this.wastedNotices(events);
-
-    this.body.replaceChildren();
-    this.bar = this.renderBar();
-    this.prompt = html("div", { class: "prompt", "data-prompt": "" });
-    this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
-    this.mineBox = html("section", { class: "mine-box" });
-    this.playersBox = html("section", { class: "players-box card" });
-    this.othersBox = html("section", { class: "others-box" });
-    this.logBox = html("section", { class: "log-box card" });
-    this.body.append(this.bar, this.prompt,
-      html("div", { class: "game-main" },
-        html("div", { class: "game-left" }, this.trayBox, this.mineBox),
-        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
-
+    if (events) {
+      this.notices = this.wastedNotices(events);
+      this.roundNews = this.news(events);
+    }
+    // The screen's parts stay in place between updates; only what changed is drawn again (a sheet is
+    // the costly part: each is kept and only its changed areas are drawn again, see updateSheet).
+    if (!this.built || this.built.sheet !== S.sheet || this.built.lang !== this.lang || this.built.me !== me) this.build(me);
+    const barKey = `${state.round}|${S.room.status}|${S.role}`;
+    if (barKey !== this.barKey) {
+      const bar = this.renderBar();
+      this.bar.replaceWith(bar);
+      this.bar = bar;
+      this.barKey = barKey;
+    }
+    this.controlsReady = false;
     this.renderPrompt();
-    this.mounted.push(renderDice(this.trayBox, S.sheet, state, {
-      lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
-    }));
-    const bigWrap = mountSheet(this.mineBox, S.sheet, state.players[big], {
-      lang: this.lang, name: names[big] + (big === me ? ` ${this.L("you_paren")}` : ""), colour: SEAT_COLOURS[big],
-      active: pending.player === big, options: interactive ? options : undefined, onDecide: interactive ? onDecide : undefined,
-      pool: pending.pool, effect: pending.effect, faces: state.faces,
-    });
-    bigWrap.wrap.dataset.seat = String(big);
-    bigWrap.wrap.classList.add("big-sheet");
-    this.mounted.push(bigWrap);
-    const legend = html("p", { class: "sheet-legend muted small", role: "status", "data-legend": "" }, this.L("legend_tap"));
-    zoomable(bigWrap, this.zoom, this.lang);
-    bigWrap.wrap.append(legend);
-    explainOnTap(bigWrap.svg, legend);
+    // the tray is drawn again when its dice, their places or the options changed
+    const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
+    if (!trayKey || trayKey !== this.trayKey) {
+      this.tray?.destroy();
+      this.tray = renderDice(this.trayBox, S.sheet, state, {
+        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
+      });
+    }
+    this.trayKey = trayKey;
 
-    const grid = html("div", { class: "others-grid" });
-    this.othersBox.append(html("h2", null, me !== null ? this.L("other_players") : this.L("players")), grid);
+    // one big sheet per seat, brought up to date in place; the options bound to it while it is my turn
+    this.binding?.destroy();
+    this.binding?.panel.remove();
+    this.binding = null;
+    const bigOpts = { lang: this.lang, name: names[big] + (big === me ? ` ${this.L("you_paren")}` : ""), colour: SEAT_COLOURS[big], active: pending.player === big };
+    let entry = this.bigs.get(big);
+    if (entry) updateSheet(entry.m.svg, S.sheet, state.players[big], bigOpts);
+    else {
+      const m = mountSheet(html("div"), S.sheet, state.players[big], bigOpts);
+      m.wrap.dataset.seat = String(big);
+      m.wrap.classList.add("big-sheet");
+      const legend = html("p", { class: "sheet-legend muted small", role: "status", "data-legend": "" }, this.L("legend_tap"));
+      zoomable(m, this.zoom, this.lang);
+      m.wrap.append(legend);
+      explainOnTap(m.svg, legend);
+      entry = { m };
+      this.bigs.set(big, entry);
+    }
+    // the others stay in the page parked (content-visibility: hidden keeps their style and layout), so
+    // following the player to move costs no restyle of a whole sheet
+    for (const [seat, e] of this.bigs) {
+      const shown = seat === big;
+      e.m.wrap.classList.toggle("big-sheet", shown);
+      e.m.wrap.classList.toggle("parked", !shown);
+      if (shown) e.m.wrap.removeAttribute("hidden");
+    }
+    if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
+    if (interactive) {
+      const panel = html("div", { class: "choices", "aria-live": "polite", "data-panel": "choices" });
+      entry.m.wrap.prepend(panel); // the choices above the sheet: next to the bar that asks for them
+      const b = bindOptions(entry.m.svg, panel, options, onDecide, { lang: this.lang, pool: pending.pool, effect: pending.effect, faces: state.faces });
+      this.binding = { destroy: () => b.destroy(), panel };
+    }
+
+    const cells = [];
     state.players.forEach((p, seat) => {
-      if (seat === big) { this.others.get(seat)?.m.destroy(); this.others.delete(seat); return; }
-      // a small sheet is drawn again only when its player, the language or the turn changed
-      const key = `${this.lang}|${names[seat]}|${pending.player === seat}|${JSON.stringify(p)}`;
-      const had = this.others.get(seat);
-      if (had && had.key === key) { grid.append(had.cell); return; }
-      had?.m.destroy();
-      const cell = html("button", { type: "button", class: `other${pending.player === seat ? " current" : ""}`, "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
-      grid.append(cell);
-      const m = mountSheet(cell, S.sheet, p, { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: pending.player === seat });
-      m.wrap.dataset.seat = String(seat);
-      cell.addEventListener("click", () => this.enlarge(seat));
-      this.others.set(seat, { key, cell, m });
+      if (seat === big) return;
+      const current = pending.player === seat;
+      const opts = { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: current };
+      let o = this.others.get(seat);
+      if (o) updateSheet(o.m.svg, S.sheet, p, opts);
+      else {
+        const cell = html("button", { type: "button", class: "other", "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
+        const m = mountSheet(cell, S.sheet, p, opts);
+        m.wrap.dataset.seat = String(seat);
+        cell.addEventListener("click", () => this.enlarge(seat));
+        o = { cell, m };
+        this.others.set(seat, o);
+      }
+      o.cell.classList.toggle("current", current);
+      cells.push(o.cell);
     });
+    cells.forEach((cell, i) => { if (this.grid.children[i] !== cell) this.grid.insertBefore(cell, this.grid.children[i] || null); });
+    while (this.grid.children.length > cells.length) this.grid.lastChild.remove();
 
     this.renderPlayers();
     this.renderLog();
@@ -158,6 +195,42 @@ export class GameView {
     this.renderedLang = this.lang;
     this.controlsReady = interactive;
     if (interactive) settleFocus(this.el, this.prompt, this.layers);
+  }
+
+  // The screen's parts, empty; drawn anew after a change of language (or of sheet).
+  build(me) {
+    this.dropKept();
+    this.built = { sheet: this.S.sheet, lang: this.lang, me };
+    this.bar = this.renderBar();
+    this.barKey = null;
+    this.prompt = html("div", { class: "prompt", "data-prompt": "" });
+    this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
+    this.mineBox = html("section", { class: "mine-box" });
+    this.playersBox = html("section", { class: "players-box card" });
+    this.playersKey = this.trayKey = null;
+    this.grid = html("div", { class: "others-grid" });
+    this.othersBox = html("section", { class: "others-box" }, html("h2", null, me !== null ? this.L("other_players") : this.L("players")), this.grid);
+    this.logBox = html("section", { class: "log-box card" });
+    this.logList = null;
+    this.body.replaceChildren(this.bar, this.prompt,
+      html("div", { class: "game-main" },
+        html("div", { class: "game-left" }, this.trayBox, this.mineBox),
+        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
+  }
+
+  dropKept() {
+    this.tray?.destroy();
+    this.binding?.destroy();
+    this.tray = this.binding = null;
+    for (const o of this.others.values()) { o.m.destroy(); o.cell.remove(); }
+    for (const b of this.bigs.values()) b.m.destroy();
+    this.others.clear();
+    this.bigs.clear();
+  }
+
+  refreshControls() {
+    // after an accepted decision the update usually came first; if not, wait for it
+    if (!this.S.busy && this.myTurn() && !this.controlsReady) this.render(null);
   }
 
   // A bonus the last update had to waste, in words for the bar.
@@ -175,10 +248,6 @@ export class GameView {
     return out;
   }
 
-  refreshControls() {
-    // after an accepted decision the update usually came first; if not, wait for it
-    if (!this.S.busy && this.myTurn() && !this.controlsReady) this.render(null);
-  }
 
   renderBar() {
     const S = this.S;
@@ -259,6 +328,7 @@ export class GameView {
         seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
     }
     if (pending.phase === "pick") add(pickOrder(S.game.state, names, SEAT_COLOURS, this.lang));
+    if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));
     for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
   }
 
@@ -278,6 +348,9 @@ export class GameView {
     if (!this.playersBox || !S.game) return;
     const { state, pending } = S.game;
     const me = this.mySeat();
+    const key = JSON.stringify([S.room.seats, S.room.host, S.room.spectators, pending.player, state.start_player, state.players.map((p) => [p.fame, p.money, p.karma_gained, p.karma_used, p.overlap])]);
+    if (key === this.playersKey) return;
+    this.playersKey = key;
     const list = html("ul", { class: "player-list", "data-list": "players" });
     S.room.seats.forEach((s, i) => {
       const p = state.players[i];
@@ -300,25 +373,32 @@ export class GameView {
 
   renderLog() {
     const S = this.S;
-    const list = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": this.L("log") });
-    for (const line of S.log.slice(-150)) {
-      const when = line.time ? new Date(line.time * 1000) : null;
-      const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString(), title: when.toLocaleString(S.lang) },
-        when.toLocaleTimeString(S.lang, { hour: "2-digit", minute: "2-digit" })) : null;
-      list.append(html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text));
+    const lines = S.log.slice(-150);
+    const at = this.logList && this.logLang === S.lang ? lines.lastIndexOf(this.logLast) : -1;
+    if (at < 0 || !this.logList) {
+      this.logList = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": this.L("log") });
+      this.logBox.replaceChildren(html("h2", null, this.L("log")), this.logList);
+      this.logLang = S.lang;
     }
-    this.logBox.replaceChildren(html("h2", null, this.L("log")), list);
+    const fresh = at < 0 ? lines : lines.slice(at + 1);
+    if (!fresh.length) return;
+    const times = timeFormat(S.lang);
+    this.logList.append(...fresh.map((line) => {
+      const when = line.time ? new Date(line.time * 1000) : null;
+      const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null;
+      return html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text);
+    }));
+    while (this.logList.childElementCount > 150) this.logList.firstChild.remove();
+    this.logLast = lines[lines.length - 1];
+    const list = this.logList;
     requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   }
 
   // ---- animations and announcements -------------------------------------------------------------------
 
   animate(events) {
-    const flash = (node) => {
-      node.classList.remove("flash");
-      void node.getBoundingClientRect();
-      node.classList.add("flash");
-    };
+    // the changed parts were just drawn anew: the class starts the animation without a forced layout
+    const flash = (node) => node.classList.add("flash");
     for (const e of events) {
       if (e.player === undefined || e.player === null) continue;
       for (const sel of changed(e)) {
@@ -332,23 +412,25 @@ export class GameView {
       }
     }
     if (events.some((e) => e.type === "dice_rolled")) this.trayBox.querySelector(".dice-tray")?.classList.add("rolled");
+  }
+
+  // Round and game-end news of an update, said in the bar (never over the sheet) until the next update, and
+  // read out by screen readers.
+  news(events) {
     const names = this.names();
     const ended = events.find((e) => e.type === "round_ended");
     const passed = events.find((e) => e.type === "elephant_passed");
     const trig = events.find((e) => e.type === "game_end_triggered");
     const over = events.find((e) => e.type === "game_over");
     const started = events.find((e) => e.type === "game_started");
-    if (over) return; // the result table says it all
-    if (trig) this.banner(this.L("end_triggered", { p: names[trig.player] }), "big");
-    else if (ended) this.banner(`${this.L("round_over", { n: ended.round })}${passed ? ` · ${this.L("elephant_to", { p: names[passed.player] })}` : ""}`);
-    else if (started) this.banner(`${this.L("l_game_started", { p: names[started.start_player] })}`);
-  }
-
-  banner(text, kind = "") {
-    const b = html("div", { class: `banner ${kind}`, "data-banner": "" }, text);
-    this.announce.replaceChildren(b);
-    setTimeout(() => b.classList.add("leaving"), 2600);
-    setTimeout(() => b.remove(), 3000);
+    let text = null;
+    let kind = "";
+    if (over) text = null; // the result table says it all
+    else if (trig) { text = this.L("end_triggered", { p: names[trig.player] }); kind = "big"; }
+    else if (ended) text = `${this.L("round_over", { n: ended.round })}${passed ? ` · ${this.L("elephant_to", { p: names[passed.player] })}` : ""}`;
+    else if (started) text = this.L("l_game_started", { p: names[started.start_player] });
+    if (text) this.announce.textContent = text;
+    return text ? { text, kind } : null;
   }
 
   // ---- overlays ---------------------------------------------------------------------------------------

@@ -63,5 +63,6 @@ export function openHelp(lang, sheet) {
 
 // The "How to play" button of the bars (lobby, game); `ctx()` gives the room's sheet when there is one.
 export function helpButton(lang, ctx = () => ({})) {
-  return html("button", { type: "button", class: "link-button help-link", "data-action": "help", onclick: () => openHelp(lang, ctx().sheet || null) }, `? ${t("how_to_play", lang)}`);
+  return html("button", { type: "button", class: "link-button help-link", "data-action": "help", "aria-label": t("how_to_play", lang), onclick: () => openHelp(lang, ctx().sheet || null) },
+    html("span", { "aria-hidden": "true" }, "?"), html("span", { class: "help-text", "aria-hidden": "true" }, ` ${t("how_to_play", lang)}`));
 }

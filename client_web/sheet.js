@@ -93,15 +93,50 @@ export function drawSheet(sheet, player, opts = {}) {
   const geom = { sheet, player, lang, compact: !!opts.compact };
   svg._rajas = geom;
   svg.append(el("rect", { x: 0, y: 0, width: W, height: H, rx: 18, fill: COLOURS.paper, class: "sheet-bg" }));
-  svg.append(drawTracks(sheet, player, geom, opts));
-  svg.append(drawHeader(sheet, player, geom, opts));
-  svg.append(drawProvince(sheet, player, geom, opts));
-  svg.append(drawKarma(sheet, player, geom, opts));
-  svg.append(drawUpgrades(sheet, player, geom, opts));
-  svg.append(drawRiver(sheet, player, geom, opts));
-  svg.append(drawMarket(sheet, player, geom, opts));
-  svg.append(drawPalace(sheet, player, geom, opts));
-  svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3 }));
+  for (const [name, draw, reads] of AREAS) {
+    const node = draw(sheet, player, geom, opts);
+    node.dataset.area = name;
+    node._key = areaKey(reads, player, opts);
+    svg.append(node);
+  }
+  svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" }));
+  return svg;
+}
+
+// What each area of the sheet reads of the player (besides the name, colour and language): an area is drawn
+// again by updateSheet only when one of these changed. A drawing function that reads more must say so here.
+const AREAS = [
+  ["tracks", drawTracks, ["fame", "money"]],
+  ["header", drawHeader, ["fame", "money"]],
+  ["province", drawProvince, ["roads", "edges_taken"]],
+  ["karma", drawKarma, ["karma_gained", "karma_used"]],
+  ["upgrades", drawUpgrades, ["levels"]],
+  ["river", drawRiver, ["river"]],
+  ["market", drawMarket, ["circled", "sold"]],
+  ["palace", drawPalace, ["palace"]],
+];
+
+function areaKey(reads, player, opts) {
+  return JSON.stringify([opts.name, opts.colour, ...reads.map((f) => player[f])]);
+}
+
+// The same sheet (drawn by drawSheet for this sheet file and language) brought to `player` in place: only the
+// areas whose part of the player changed are drawn again, so the page restyles and repaints only those.
+export function updateSheet(svg, sheet, player, opts = {}) {
+  const geom = svg._rajas;
+  geom.player = player;
+  for (const [name, draw, reads] of AREAS) {
+    const key = areaKey(reads, player, opts);
+    const old = svg.querySelector(`:scope > [data-area="${name}"]`);
+    if (old && old._key === key) continue;
+    const node = draw(sheet, player, geom, opts);
+    node.dataset.area = name;
+    node._key = key;
+    if (old) old.replaceWith(node); else svg.append(node);
+  }
+  svg.classList.toggle("active", !!opts.active);
+  svg.setAttribute("aria-label", `${opts.name || ""} ${t("province", geom.lang)}`.trim());
+  svg.querySelector(":scope > .sheet-border")?.setAttribute("stroke", opts.colour || COLOURS.line);
   return svg;
 }
 
@@ -487,6 +522,7 @@ function drawPalace(sheet, player, geom, opts) {
 
 // ---- legal options --------------------------------------------------------------------------------------
 
+const ARROWS = { 1: "↑", 2: "→", 4: "↓", 8: "←" };
 const BOARD_KINDS = new Set(["road", "half_road", "river", "palace", "upgrade"]);
 const PANEL_KINDS = new Set(["goods", "sell", "goods_die", "use"]);
 
@@ -554,6 +590,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     return node;
   };
   const where = (space) => ({ r: Math.floor(space / prov.cols) + 1, c: (space % prov.cols) + 1 });
+  const rcShort = (space) => { const w = where(space); return `${w.r}·${w.c}`; }; // the button's text; its name says it all
   const spaceWhat = (space) => {
     const kind = sheet.province.cells.flat()[space];
     return t(kind, lang);
@@ -575,7 +612,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   for (const [space, shapes] of roadBySpace) {
     const [x, y] = cellXY(space);
     const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space),
-      t("opt_road", lang, { ...where(space), what: spaceWhat(space) }), t("opt_rc", lang, where(space)));
+      t("opt_road", lang, { ...where(space), what: spaceWhat(space) }), rcShort(space));
     node.dataset.space = String(space);
   }
   layer.append(preview);
@@ -648,7 +685,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     const w = cs * 0.4;
     const rect = dx ? { x: dx > 0 ? cx : x, y: cy - w / 2, width: cs / 2, height: w } : { x: cx - w / 2, y: dy > 0 ? cy : y, width: w, height: cs / 2 };
     target("rect", "half_road", { ...rect, rx: 5, "data-space": space, "data-arm": arm }, list,
-      t("opt_half_road", lang, { ...where(space), d: t(`dir_${arm}`, lang) }), `${t("opt_rc", lang, where(space))} ${t(`dir_${arm}`, lang)}`);
+      t("opt_half_road", lang, { ...where(space), d: t(`dir_${arm}`, lang) }), `${rcShort(space)} ${ARROWS[arm]}`);
   }
 
   // -- river
@@ -724,6 +761,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     if (boardButtons.length) {
       // the board options again as buttons: in view, named, 44 px, reachable by Tab
       const row = html("div", { class: "choices-row board-options" });
+      if (boardButtons.some((b) => b.kind === "road" || b.kind === "half_road")) row.append(html("span", { class: "choices-label" }, `${t("opt_rc_hint", lang)}:`));
       for (const b of boardButtons) {
         const on = b.kind === "road" && selected && selected.space === Number(b.args["data-space"]);
         row.append(html("button", { type: "button", class: `choice choice-board choice-${b.kind}${on ? " selected" : ""}`, "data-kind": b.kind, "data-option": b.kind,
@@ -738,7 +776,8 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
         html("span", { class: "choices-label" }, t("shape_n", lang, { i: selected.index + 1, n })),
         n > 1 ? html("button", { type: "button", class: "choice", "data-action": "rotate", onclick: rotate }, `⟳ ${t("rotate", lang)}`) : null,
         html("button", { type: "button", class: "choice primary", "data-action": "confirm", onclick: confirm }, `✓ ${t("confirm", lang)}`),
-        html("button", { type: "button", class: "choice secondary", "data-action": "cancel", onclick: cancel }, t("cancel", lang))));
+        html("button", { type: "button", class: "choice secondary", "data-action": "cancel", onclick: cancel }, t("cancel", lang)),
+        html("span", { class: "choices-hint road-keys" }, t("road_keys", lang))));
     }
     // the panel options, grouped by the bonus (or action) they carry out
     const sections = new Map();

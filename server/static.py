@@ -78,6 +78,9 @@ class ClientFiles:
         return self.files.get(path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":  # not ours: refused at the handshake
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             return
         method = scope["method"]
