@@ -35,6 +35,12 @@ function changed(e) {
   }
 }
 
+const FLASH = [
+  { filter: "drop-shadow(0 0 0 #ffb300)" },
+  { filter: "drop-shadow(0 0 10px #ff8f00) brightness(1.15)", offset: 0.25 },
+  { filter: "drop-shadow(0 0 0 transparent)" },
+];
+
 const timeFormats = new Map();
 function timeFormat(lang) {
   if (!timeFormats.has(lang)) timeFormats.set(lang, new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" }));
@@ -154,7 +160,6 @@ export class GameView {
       const shown = seat === big;
       e.m.wrap.classList.toggle("big-sheet", shown);
       e.m.wrap.classList.toggle("parked", !shown);
-      if (shown) e.m.wrap.removeAttribute("hidden");
     }
     if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
     if (interactive) {
@@ -383,22 +388,27 @@ export class GameView {
     const fresh = at < 0 ? lines : lines.slice(at + 1);
     if (!fresh.length) return;
     const times = timeFormat(S.lang);
-    this.logList.append(...fresh.map((line) => {
+    // newest first in the list, shown at the bottom by column-reverse: the list stays scrolled to the end
+    // without reading its height (a forced layout) after each update
+    this.logList.prepend(...fresh.slice().reverse().map((line) => {
       const when = line.time ? new Date(line.time * 1000) : null;
       const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null;
       return html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text);
     }));
-    while (this.logList.childElementCount > 150) this.logList.firstChild.remove();
+    while (this.logList.childElementCount > 150) this.logList.lastChild.remove();
     this.logLast = lines[lines.length - 1];
-    const list = this.logList;
-    requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   }
 
   // ---- animations and announcements -------------------------------------------------------------------
 
   animate(events) {
-    // the changed parts were just drawn anew: the class starts the animation without a forced layout
-    const flash = (node) => node.classList.add("flash");
+    // a sheet's changed parts are updated in place: the Web Animations API replays the flash on them
+    // without a forced layout (the dice are drawn anew, so their class starts theirs)
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const flash = (node) => {
+      if (!(node instanceof SVGElement)) { node.classList.add("flash"); return; }
+      if (!still) node.animate(FLASH, { duration: 1300, easing: "ease-out" });
+    };
     for (const e of events) {
       if (e.player === undefined || e.player === null) continue;
       for (const sel of changed(e)) {

@@ -103,11 +103,11 @@ export function drawSheet(sheet, player, opts = {}) {
   return svg;
 }
 
-// What each area of the sheet reads of the player (besides the name, colour and language): an area is drawn
-// again by updateSheet only when one of these changed. A drawing function that reads more must say so here.
+// What each area of the sheet reads of the player ($: of the options): an area is drawn again by updateSheet
+// only when one of these changed. A drawing function that reads more must say so here.
 const AREAS = [
   ["tracks", drawTracks, ["fame", "money"]],
-  ["header", drawHeader, ["fame", "money"]],
+  ["header", drawHeader, ["fame", "money", "$name", "$colour"]],
   ["province", drawProvince, ["roads", "edges_taken"]],
   ["karma", drawKarma, ["karma_gained", "karma_used"]],
   ["upgrades", drawUpgrades, ["levels"]],
@@ -117,7 +117,24 @@ const AREAS = [
 ];
 
 function areaKey(reads, player, opts) {
-  return JSON.stringify([opts.name, opts.colour, ...reads.map((f) => player[f])]);
+  return JSON.stringify(reads.map((f) => (f[0] === "$" ? opts[f.slice(1)] : player[f])));
+}
+
+// Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
+// attributes, texts and children that differ: the page restyles and repaints only those.
+function morph(a, b) {
+  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
+  const want = [...b.childNodes];
+  const have = a.childNodes;
+  want.forEach((y, i) => {
+    const x = have[i];
+    if (!x) a.append(y);
+    else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) x.replaceWith(y);
+    else if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
+    else if (x.data !== y.data) x.data = y.data;
+  });
+  while (have.length > want.length) a.lastChild.remove();
 }
 
 // The same sheet (drawn by drawSheet for this sheet file and language) brought to `player` in place: only the
@@ -131,8 +148,8 @@ export function updateSheet(svg, sheet, player, opts = {}) {
     if (old && old._key === key) continue;
     const node = draw(sheet, player, geom, opts);
     node.dataset.area = name;
-    node._key = key;
-    if (old) old.replaceWith(node); else svg.append(node);
+    if (old) morph(old, node); else svg.append(node);
+    (old || node)._key = key;
   }
   svg.classList.toggle("active", !!opts.active);
   svg.setAttribute("aria-label", `${opts.name || ""} ${t("province", geom.lang)}`.trim());

@@ -27,6 +27,11 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     """Serious and critical axe-core violations of the page as it is now (axe injected by the test only)."""
     if not AXE.exists():
         pytest.skip("axe-core is not installed (tests/run.sh installs it with npm into tests/web/node_modules)")
+    # colours are judged as they stay, not half way through an overlay's fade-in
+    page.wait_for_function(
+        "document.getAnimations()"
+        ".every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)"
+    )
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))
     found: list[dict[str, Any]] = page.evaluate(
