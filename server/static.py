@@ -45,6 +45,8 @@ class File:
 def _client_files(directory: Path) -> dict[str, bytes]:
     """name -> bytes of the files the page uses: the top folder's files of a served kind (no sub-folders)."""
     out: dict[str, bytes] = {}
+    if not directory.is_dir():  # a package built without the client serves no page (as StaticFiles' check_dir=False)
+        return out
     for p in sorted(directory.iterdir()):
         if p.is_file() and p.suffix in CONTENT_TYPES and p.name not in NOT_SERVED and not p.name.startswith("."):
             out[p.name] = p.read_bytes()

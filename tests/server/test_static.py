@@ -78,3 +78,8 @@ def test_the_first_page_load_is_at_most_150_kb_compressed(files: ClientFiles) ->
     total = sum(len(f.gzipped or f.body) for name, f in files.files.items() if name.endswith((".html", ".css", ".js")))
     assert total <= 150_000, total
     assert gzip.decompress(files.files["/app.js"].gzipped or b"") == files.files["/app.js"].body
+
+
+def test_without_the_client_folder_nothing_is_served(tmp_path: Path) -> None:
+    http = TestClient(Starlette(routes=[Mount("/", ClientFiles(tmp_path / "absent"))]))
+    assert http.get("/").status_code == 404 and http.get("/app.js").status_code == 404
