@@ -9,43 +9,13 @@ import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
 import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
-import { overlapWords } from "./words.js";
 import { explainOnTap, zoomable, settleFocus, pickOrder } from "./play_aids.js";
 import { helpButton } from "./help.js";
+import { winnerText, showResult } from "./game_end.js";
+import { renderPlayers, renderLog } from "./game_side.js";
+import { wastedNotices, animate, news } from "./game_news.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
-
-function overlapText(ov, lang) {
-  return overlapWords(ov, lang);
-}
-
-// Which elements of a player's sheet an event changed (for the flash animation).
-function changed(e) {
-  switch (e.type) {
-    case "road_drawn": case "half_road_drawn": case "building_erected": case "market_opened":
-      return [`.province-space[data-space="${e.cell}"]`];
-    case "river_marked": return [`.river-space[data-space="${e.space}"]`];
-    case "palace_crossed": return [`.palace-row[data-character="${e.character}"]`];
-    case "goods_gained": case "goods_sold": return [".market-row"];
-    case "upgraded": return [`.upgrade-row[data-building="${e.building}"]`];
-    case "fame": return [".fame-marker"];
-    case "money": return [".money-marker"];
-    case "karma": case "karma_rolled": return [".karma-space.gained"];
-    default: return [];
-  }
-}
-
-const FLASH = [
-  { filter: "drop-shadow(0 0 0 #ffb300)" },
-  { filter: "drop-shadow(0 0 10px #ff8f00) brightness(1.15)", offset: 0.25 },
-  { filter: "drop-shadow(0 0 0 transparent)" },
-];
-
-const timeFormats = new Map();
-function timeFormat(lang) {
-  if (!timeFormats.has(lang)) timeFormats.set(lang, new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" }));
-  return timeFormats.get(lang);
-}
 
 function symbolsOf(sheet) {
   return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
@@ -111,8 +81,8 @@ export class GameView {
     const options = interactive ? pending.options : [];
     const names = this.names();
     if (events) {
-      this.notices = this.wastedNotices(events);
-      this.roundNews = this.news(events);
+      this.notices = wastedNotices(this, events);
+      this.roundNews = news(this, events);
     }
     // The screen's parts stay in place between updates; only what changed is drawn again (a sheet is
     // the costly part: each is kept and only its changed areas are drawn again, see updateSheet).
@@ -192,7 +162,7 @@ export class GameView {
 
     this.renderPlayers();
     this.renderLog();
-    if (events) this.animate(events);
+    if (events) animate(this, events);
     if (S.room.status === STATUS.OVER && state.result) {
       const open = this.layers.querySelector("[data-overlay=result]");
       if (!this.resultShown || (open && this.renderedLang !== this.lang)) { this.resultShown = true; this.showResult(); }
@@ -238,21 +208,6 @@ export class GameView {
     if (!this.S.busy && this.myTurn() && !this.controlsReady) this.render(null);
   }
 
-  // A bonus the last update had to waste, in words for the bar.
-  wastedNotices(events) {
-    const me = this.mySeat();
-    const names = this.names();
-    const sym = symbolsOf(this.S.sheet);
-    const out = [];
-    for (const e of events) {
-      if (e.type !== "bonus_wasted") continue;
-      let b;
-      try { b = bonusLabel(effectBonus(e.bonus), this.lang, sym); } catch { b = String(e.bonus?.[0] ?? "?"); }
-      out.push(e.player === me ? this.L("wasted_mine", { b }) : this.L("wasted_theirs", { p: names[e.player] ?? "?", b }));
-    }
-    return out;
-  }
-
 
   renderBar() {
     const S = this.S;
@@ -292,7 +247,7 @@ export class GameView {
     if (S.room.status === STATUS.OVER) {
       const res = S.game.state.result || [];
       p.className = "prompt over";
-      add(glyph("trophy", 24), html("strong", { "data-winner-text": "" }, this.winnerText(res)));
+      add(glyph("trophy", 24), html("strong", { "data-winner-text": "" }, winnerText(this, res)));
       return;
     }
     const who = pending.player;
@@ -337,111 +292,10 @@ export class GameView {
     for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
   }
 
-  winnerText(res) {
-    const names = this.names();
-    const me = this.mySeat();
-    const won = res.filter((r) => r.winner);
-    const mine = won.some((r) => r.seat === me);
-    if (mine && won.length === 1) return this.L("you_win");
-    if (mine) return this.L("you_share", { p: won.filter((r) => r.seat !== me).map((r) => names[r.seat]).join(" & ") });
-    const winners = won.map((r) => names[r.seat]);
-    return winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] ?? "?" });
-  }
-
-  renderPlayers() {
-    const S = this.S;
-    if (!this.playersBox || !S.game) return;
-    const { state, pending } = S.game;
-    const me = this.mySeat();
-    const key = JSON.stringify([S.room.seats, S.room.host, S.room.spectators, pending.player, state.start_player, state.players.map((p) => [p.fame, p.money, p.karma_gained, p.karma_used, p.overlap])]);
-    if (key === this.playersKey) return;
-    this.playersKey = key;
-    const list = html("ul", { class: "player-list", "data-list": "players" });
-    S.room.seats.forEach((s, i) => {
-      const p = state.players[i];
-      if (!p) return;
-      list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
-        html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
-        html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${this.L("you_paren")}`) : null,
-          state.start_player === i ? html("span", { class: "holder", title: this.L("elephant") }, glyph("elephant", 18)) : null,
-          S.room.host === s.id ? html("span", { class: "holder", title: this.L("host") }, glyph("crown", 15)) : null),
-        html("span", { class: "player-stats" },
-          html("span", { class: "stat fame", title: this.L("fame") }, `★ ${p.fame}`),
-          html("span", { class: "stat money", title: this.L("money") }, `₹ ${p.money}`),
-          html("span", { class: "stat karma", title: this.L("karma") }, `☸ ${p.karma_gained - p.karma_used}`),
-          html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: this.L("overlap") }, overlapText(p.overlap, this.lang))),
-        html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? this.L("bot") : s.connected ? this.L("online") : this.L("away"))));
-    });
-    this.playersBox.replaceChildren(html("h2", null, this.L("players")), list,
-      html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${this.L("watching_n", { n: S.room.spectators })}`));
-  }
-
-  renderLog() {
-    const S = this.S;
-    const lines = S.log.slice(-150);
-    const at = this.logList && this.logLang === S.lang ? lines.lastIndexOf(this.logLast) : -1;
-    if (at < 0 || !this.logList) {
-      this.logList = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": this.L("log") });
-      this.logBox.replaceChildren(html("h2", null, this.L("log")), this.logList);
-      this.logLang = S.lang;
-    }
-    const fresh = at < 0 ? lines : lines.slice(at + 1);
-    if (!fresh.length) return;
-    const times = timeFormat(S.lang);
-    // newest first in the list, shown at the bottom by column-reverse: the list stays scrolled to the end
-    // without reading its height (a forced layout) after each update
-    this.logList.prepend(...fresh.slice().reverse().map((line) => {
-      const when = line.time ? new Date(line.time * 1000) : null;
-      const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null;
-      return html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text);
-    }));
-    while (this.logList.childElementCount > 150) this.logList.lastChild.remove();
-    this.logLast = lines[lines.length - 1];
-  }
-
-  // ---- animations and announcements -------------------------------------------------------------------
-
-  animate(events) {
-    // a sheet's changed parts are updated in place: the Web Animations API replays the flash on them
-    // without a forced layout (the dice are drawn anew, so their class starts theirs)
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    const flash = (node) => {
-      if (!(node instanceof SVGElement)) { node.classList.add("flash"); return; }
-      if (!still) node.animate(FLASH, { duration: 1300, easing: "ease-out" });
-    };
-    for (const e of events) {
-      if (e.player === undefined || e.player === null) continue;
-      for (const sel of changed(e)) {
-        this.el.querySelectorAll(`.sheet-wrap[data-seat="${e.player}"] ${sel}`).forEach(flash);
-      }
-      if (e.type === "die_picked" || e.type === "die_kept") {
-        this.trayBox.querySelectorAll(`[data-die="${e.die}"]`).forEach(flash);
-      }
-      if (e.type === "karma_rolled") {
-        for (const d of e.dice) this.trayBox.querySelectorAll(`[data-die="${d}"]`).forEach(flash);
-      }
-    }
-    if (events.some((e) => e.type === "dice_rolled")) this.trayBox.querySelector(".dice-tray")?.classList.add("rolled");
-  }
-
-  // Round and game-end news of an update, said in the bar (never over the sheet) until the next update, and
-  // read out by screen readers.
-  news(events) {
-    const names = this.names();
-    const ended = events.find((e) => e.type === "round_ended");
-    const passed = events.find((e) => e.type === "elephant_passed");
-    const trig = events.find((e) => e.type === "game_end_triggered");
-    const over = events.find((e) => e.type === "game_over");
-    const started = events.find((e) => e.type === "game_started");
-    let text = null;
-    let kind = "";
-    if (over) text = null; // the result table says it all
-    else if (trig) { text = this.L("end_triggered", { p: names[trig.player] }); kind = "big"; }
-    else if (ended) text = `${this.L("round_over", { n: ended.round })}${passed ? ` · ${this.L("elephant_to", { p: names[passed.player] })}` : ""}`;
-    else if (started) text = this.L("l_game_started", { p: names[started.start_player] });
-    if (text) this.announce.textContent = text;
-    return text ? { text, kind } : null;
-  }
+  // the side column and the end of the game (game_side.js, game_end.js); app.js redraws the players on presence
+  renderPlayers() { renderPlayers(this); }
+  renderLog() { renderLog(this); }
+  showResult() { showResult(this); }
 
   // ---- overlays ---------------------------------------------------------------------------------------
 
@@ -471,36 +325,6 @@ export class GameView {
     }
   }
 
-  showResult() {
-    const S = this.S;
-    const res = S.game.state.result;
-    if (!res) return;
-    this.layers.querySelectorAll("[data-overlay]").forEach((n) => n.remove());
-    const names = this.names();
-    const rows = res.map((r, i) => {
-      const next = res[i + 1];
-      const reason = r.ahead_by ? this.L(`tie_${r.ahead_by}`) + (next && r.ahead_by !== "shared" ? ` (> ${names[next.seat]})` : "") : "";
-      return html("tr", { class: `${r.winner ? "winner" : ""}`, "data-seat": r.seat, "data-rank": r.rank },
-        html("td", { class: "rank" }, r.winner ? glyph("trophy", 22) : String(r.rank)),
-        html("td", null, html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[r.seat]}` }), names[r.seat]),
-        html("td", { class: "num" }, String(r.fame)),
-        html("td", { class: "num" }, String(r.money)),
-        html("td", { class: `num${r.crossed ? " crossed" : ""}`, "data-overlap": r.overlap }, overlapText(r.overlap, this.lang)),
-        html("td", { class: "num" }, `${r.karma_gained} / ${r.karma_used}`),
-        html("td", { class: "reason", "data-ahead-by": r.ahead_by || "" }, reason));
-    });
-    const table = html("table", { class: "result-table" },
-      html("thead", null, html("tr", null, ...["#", this.L("name"), this.L("fame"), this.L("money"), this.L("overlap"), this.L("karma_col_plain"), this.L("decided_by")].map((h) => html("th", null, h)))),
-      html("tbody", null, rows));
-    const seed = S.room.seed ? html("details", { class: "seed small" }, html("summary", null, this.L("verify_dice")),
-      html("p", { class: "muted" }, this.L("verify_text", { s: S.room.seed.slice(0, 16) }))) : null;
-    this.overlay(html("div", { class: "result" },
-      html("h2", null, this.L("final_scores")),
-      html("p", { class: "result-winner", "data-winner-text": "" }, glyph("trophy", 26), ` ${this.winnerText(res)}`),
-      html("div", { class: "table-scroll" }, table), seed,
-      html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => this.actions.home() }, this.L("new_game")))),
-    { "data-overlay": "result" });
-  }
 }
 
 export { MSG };

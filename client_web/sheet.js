@@ -559,6 +559,8 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const lang = opts.lang || geom.lang;
   const layer = el("g", { class: "options-layer" });
   svg.append(layer);
+  // a picture holds no controls: with options on it the sheet is a group of them (for screen readers)
+  svg.setAttribute("role", "group");
   const groups = new Map();
   for (const w of options || []) {
     if (!BOARD_KINDS.has(w[0]) && !PANEL_KINDS.has(w[0])) continue;
@@ -860,6 +862,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   return {
     destroy() {
       layer.remove();
+      svg.setAttribute("role", "img");
       if (panel) panel.replaceChildren();
     },
     select,

@@ -143,9 +143,10 @@ def test_a_whole_game_by_keyboard_alone_with_no_serious_axe_violation(server: st
         wait_app(page, "a.ready || a.over", timeout=20_000)
         if app(page)["over"]:
             break
-        if decisions == 12 and not checked:
-            assert_accessible(page, "a game in progress")
-            checked = True
+        board = page.locator(".sheet [data-option]").count() > 0
+        if decisions in (12, 40) or (board and not checked):
+            assert_accessible(page, f"a game in progress (decision {decisions})")
+            checked = checked or board
         kinds.add(keyboard_decision(page, rng))
         decisions += 1
         wait_app(page, "!a.busy")
@@ -155,6 +156,7 @@ def test_a_whole_game_by_keyboard_alone_with_no_serious_axe_violation(server: st
         wait_app(p, "a.over", timeout=20_000)
         p.wait_for_selector("[data-overlay=result] .result-table")
     assert decisions > 20 and "die" in kinds
+    assert checked, "axe never saw the board's options"
     assert_accessible(host, "the final scores")
     winner = host.evaluate("window.__app.seat") if host.locator("tr.winner[data-seat='0']").count() else None
     if winner == 0:
