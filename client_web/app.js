@@ -11,6 +11,7 @@ import { renderLobby } from "./lobby.js";
 import { GameView } from "./game.js";
 import { describe } from "./log.js";
 import { DiceCheck } from "./fairplay.js";
+import { helpButton } from "./help.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -295,6 +296,10 @@ const actions = {
     S.lang = setLang(lang);
     localStorage.setItem("rajas.lang", S.lang);
     document.documentElement.lang = S.lang;
+    // the log speaks the new language too: its lines are described again from their events
+    const seatIds = Object.fromEntries((S.room?.seats || []).map((s) => [s.id, s.name]));
+    const ctx = { lang: S.lang, names: names(), sheet: S.sheet, seatIds };
+    S.log = S.log.map((l) => (l.event ? { ...l, ...(describe(l.event, ctx) || {}) } : l));
     render(null);
   },
   stored: () => (S.code ? loadRoom(S.code) : {}),
@@ -370,7 +375,7 @@ function field(label, input) {
 function topBar() {
   return html("header", { class: "app-bar" },
     html("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); goHome(); } }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", null, "Rajas")),
-    html("span", { class: "spacer" }), statusBadge(), langSelect());
+    html("span", { class: "spacer" }), helpButton(S.lang, () => ({ sheet: S.sheet })), statusBadge(), langSelect());
 }
 
 // The home form's sheet choice, kept when the form is drawn again (another language): a file is not picked twice.

@@ -122,7 +122,7 @@ export function renderDice(container, sheet, state, opts = {}) {
     const actions = html("div", { class: "tray-actions" });
     if (karmaOpt.size) {
       const karmaLeft = opts.me !== undefined && state.players[opts.me] ? state.players[opts.me].karma_gained - state.players[opts.me].karma_used : null;
-      actions.append(html("button", { type: "button", class: `action action-karma${karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "data-option": "karma-mode", "aria-pressed": karmaMode ? "true" : "false", onclick: () => { karmaMode = !karmaMode; render(); } },
+      actions.append(html("button", { type: "button", class: `action action-karma${karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "data-option": "karma-mode", "aria-pressed": karmaMode ? "true" : "false", onclick: () => { karmaMode = !karmaMode; render(); (root.querySelector(".opt-karma") || root.querySelector(".action-karma"))?.focus(); } },
         inlineSvg(22, karmaGlyph(11, 11, 10)), ` ${t("karma_reroll", lang)}${karmaLeft !== null ? ` (${t("karma_left", lang, { n: karmaLeft })})` : ""}`));
       if (karmaMode) actions.append(html("div", { class: "tray-hint" }, t("karma_pick", lang)));
     }

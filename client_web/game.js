@@ -5,34 +5,17 @@
 import { glyph } from "./glyphs.js";
 import { html, inlineSvg } from "./svg.js";
 import { t } from "./i18n.js";
-import { mountSheet } from "./sheet.js";
+import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
 import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
+import { explainOnTap, zoomable, settleFocus, pickOrder } from "./play_aids.js";
+import { helpButton } from "./help.js";
+import { winnerText, showResult } from "./game_end.js";
+import { renderPlayers, renderLog } from "./game_side.js";
+import { wastedNotices, animate, news } from "./game_news.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
-
-const fmt = (x) => String(Math.round(x * 100) / 100);
-
-function overlapText(ov, lang) {
-  return ov >= 0 ? t("crossed", lang, { n: fmt(ov) }) : t("not_crossed", lang, { n: fmt(-ov) });
-}
-
-// Which elements of a player's sheet an event changed (for the flash animation).
-function changed(e) {
-  switch (e.type) {
-    case "road_drawn": case "half_road_drawn": case "building_erected": case "market_opened":
-      return [`.province-space[data-space="${e.cell}"]`];
-    case "river_marked": return [`.river-space[data-space="${e.space}"]`];
-    case "palace_crossed": return [`.palace-row[data-character="${e.character}"]`];
-    case "goods_gained": case "goods_sold": return [".market-row"];
-    case "upgraded": return [`.upgrade-row[data-building="${e.building}"]`];
-    case "fame": return [".fame-marker"];
-    case "money": return [".money-marker"];
-    case "karma": case "karma_rolled": return [".karma-space.gained"];
-    default: return [];
-  }
-}
 
 function symbolsOf(sheet) {
   return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
@@ -43,13 +26,19 @@ export class GameView {
     this.actions = actions;
     this.S = actions.state;
     this.focus = null; // the seat a spectator follows (null: whoever is to move)
-    this.mounted = [];
     this.controlsReady = false;
+    this.built = null;
+    this.tray = null;
+    this.binding = null; // the options bound to the own sheet, while it is my turn
+    this.bigs = new Map(); // seat -> {m}: the big sheet of each seat shown so far, updated in place
     this.resultShown = false;
+    this.zoom = { level: 1 }; // the own sheet's zoom, kept across updates
+    this.notices = []; // what the last update wasted (said in the bar)
+    this.others = new Map(); // seat -> {key, cell, m}: the small sheets, drawn again only when they change
     this.el = html("div", { class: "screen game", "data-screen": "game" });
     this.body = html("div", { class: "game-body" });
     this.layers = html("div", { class: "game-layers" }); // overlays and announcements survive re-renders
-    this.announce = html("div", { class: "announce", "aria-live": "assertive" });
+    this.announce = html("div", { class: "announce visually-hidden", "aria-live": "polite" });
     this.el.append(this.body, this.layers, this.announce);
     root.append(this.el);
     this.clockTimer = setInterval(() => this.renderClock(), 1000);
@@ -57,7 +46,7 @@ export class GameView {
 
   destroy() {
     clearInterval(this.clockTimer);
-    for (const m of this.mounted) m.destroy();
+    this.dropKept();
     this.el.remove();
   }
 
@@ -84,9 +73,6 @@ export class GameView {
   render(events) {
     const S = this.S;
     if (!S.game || !S.sheet) return;
-    for (const m of this.mounted) m.destroy();
-    this.mounted = [];
-    this.controlsReady = false;
     const { state, pending } = S.game;
     const me = this.mySeat();
     const big = me ?? this.focus ?? pending.player ?? state.current ?? 0;
@@ -94,60 +80,134 @@ export class GameView {
     const onDecide = (w) => this.actions.decide(w);
     const options = interactive ? pending.options : [];
     const names = this.names();
-
-    this.body.replaceChildren();
-    this.bar = this.renderBar();
-    this.prompt = html("div", { class: "prompt", "data-prompt": "" });
-    this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
-    this.mineBox = html("section", { class: "mine-box" });
-    this.playersBox = html("section", { class: "players-box card" });
-    this.othersBox = html("section", { class: "others-box" });
-    this.logBox = html("section", { class: "log-box card" });
-    this.body.append(this.bar, this.prompt,
-      html("div", { class: "game-main" },
-        html("div", { class: "game-left" }, this.trayBox, this.mineBox),
-        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
-
+    if (events) {
+      this.notices = wastedNotices(this, events);
+      this.roundNews = news(this, events);
+    }
+    // The screen's parts stay in place between updates; only what changed is drawn again (a sheet is
+    // the costly part: each is kept and only its changed areas are drawn again, see updateSheet).
+    if (!this.built || this.built.sheet !== S.sheet || this.built.lang !== this.lang || this.built.me !== me) this.build(me);
+    const barKey = `${state.round}|${S.room.status}|${S.role}`;
+    if (barKey !== this.barKey) {
+      const bar = this.renderBar();
+      this.bar.replaceWith(bar);
+      this.bar = bar;
+      this.barKey = barKey;
+    }
+    this.controlsReady = false;
     this.renderPrompt();
-    this.mounted.push(renderDice(this.trayBox, S.sheet, state, {
-      lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
-    }));
-    const bigWrap = mountSheet(this.mineBox, S.sheet, state.players[big], {
-      lang: this.lang, name: names[big] + (big === me ? ` ${this.L("you_paren")}` : ""), colour: SEAT_COLOURS[big],
-      active: pending.player === big, options: interactive ? options : undefined, onDecide: interactive ? onDecide : undefined,
-      pool: pending.pool, effect: pending.effect, faces: state.faces,
-    });
-    bigWrap.wrap.dataset.seat = String(big);
-    bigWrap.wrap.classList.add("big-sheet");
-    this.mounted.push(bigWrap);
+    // the tray is drawn again when its dice, their places or the options changed
+    const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
+    if (!trayKey || trayKey !== this.trayKey) {
+      this.tray?.destroy();
+      this.tray = renderDice(this.trayBox, S.sheet, state, {
+        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
+      });
+    }
+    this.trayKey = trayKey;
 
-    const grid = html("div", { class: "others-grid" });
-    this.othersBox.append(html("h2", null, me !== null ? this.L("other_players") : this.L("players")), grid);
+    // one big sheet per seat, brought up to date in place; the options bound to it while it is my turn
+    this.binding?.destroy();
+    this.binding?.panel.remove();
+    this.binding = null;
+    const bigOpts = { lang: this.lang, name: names[big] + (big === me ? ` ${this.L("you_paren")}` : ""), colour: SEAT_COLOURS[big], active: pending.player === big };
+    let entry = this.bigs.get(big);
+    if (entry) updateSheet(entry.m.svg, S.sheet, state.players[big], bigOpts);
+    else {
+      const m = mountSheet(html("div"), S.sheet, state.players[big], bigOpts);
+      m.wrap.dataset.seat = String(big);
+      m.wrap.classList.add("big-sheet");
+      const legend = html("p", { class: "sheet-legend muted small", role: "status", "data-legend": "" }, this.L("legend_tap"));
+      zoomable(m, this.zoom, this.lang);
+      m.wrap.append(legend);
+      explainOnTap(m.svg, legend);
+      entry = { m };
+      this.bigs.set(big, entry);
+    }
+    // the others stay in the page parked (content-visibility: hidden keeps their style and layout), so
+    // following the player to move costs no restyle of a whole sheet
+    for (const [seat, e] of this.bigs) {
+      const shown = seat === big;
+      e.m.wrap.classList.toggle("big-sheet", shown);
+      e.m.wrap.classList.toggle("parked", !shown);
+    }
+    if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
+    if (interactive) {
+      const panel = html("div", { class: "choices", "aria-live": "polite", "data-panel": "choices" });
+      entry.m.wrap.prepend(panel); // the choices above the sheet: next to the bar that asks for them
+      const b = bindOptions(entry.m.svg, panel, options, onDecide, { lang: this.lang, pool: pending.pool, effect: pending.effect, faces: state.faces });
+      this.binding = { destroy: () => b.destroy(), panel };
+    }
+
+    const cells = [];
     state.players.forEach((p, seat) => {
       if (seat === big) return;
-      const cell = html("button", { type: "button", class: `other${pending.player === seat ? " current" : ""}`, "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
-      grid.append(cell);
-      const m = mountSheet(cell, S.sheet, p, { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: pending.player === seat });
-      m.wrap.dataset.seat = String(seat);
-      cell.addEventListener("click", () => this.enlarge(seat));
-      this.mounted.push(m);
+      const current = pending.player === seat;
+      const opts = { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: current };
+      let o = this.others.get(seat);
+      if (o) updateSheet(o.m.svg, S.sheet, p, opts);
+      else {
+        const cell = html("button", { type: "button", class: "other", "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
+        const m = mountSheet(cell, S.sheet, p, opts);
+        m.wrap.dataset.seat = String(seat);
+        cell.addEventListener("click", () => this.enlarge(seat));
+        o = { cell, m };
+        this.others.set(seat, o);
+      }
+      o.cell.classList.toggle("current", current);
+      cells.push(o.cell);
     });
+    cells.forEach((cell, i) => { if (this.grid.children[i] !== cell) this.grid.insertBefore(cell, this.grid.children[i] || null); });
+    while (this.grid.children.length > cells.length) this.grid.lastChild.remove();
 
     this.renderPlayers();
     this.renderLog();
-    if (events) this.animate(events);
+    if (events) animate(this, events);
     if (S.room.status === STATUS.OVER && state.result) {
       const open = this.layers.querySelector("[data-overlay=result]");
       if (!this.resultShown || (open && this.renderedLang !== this.lang)) { this.resultShown = true; this.showResult(); }
     }
     this.renderedLang = this.lang;
     this.controlsReady = interactive;
+    if (interactive) settleFocus(this.el, this.prompt, this.layers);
+  }
+
+  // The screen's parts, empty; drawn anew after a change of language (or of sheet).
+  build(me) {
+    this.dropKept();
+    this.built = { sheet: this.S.sheet, lang: this.lang, me };
+    this.bar = this.renderBar();
+    this.barKey = null;
+    this.prompt = html("div", { class: "prompt", "data-prompt": "" });
+    this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
+    this.mineBox = html("section", { class: "mine-box" });
+    this.playersBox = html("section", { class: "players-box card" });
+    this.playersKey = this.trayKey = null;
+    this.grid = html("div", { class: "others-grid" });
+    this.othersBox = html("section", { class: "others-box" }, html("h2", null, me !== null ? this.L("other_players") : this.L("players")), this.grid);
+    this.logBox = html("section", { class: "log-box card" });
+    this.logList = null;
+    this.body.replaceChildren(this.bar, this.prompt,
+      html("div", { class: "game-main" },
+        html("div", { class: "game-left" }, this.trayBox, this.mineBox),
+        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
+  }
+
+  dropKept() {
+    this.tray?.destroy();
+    this.binding?.destroy();
+    this.tray = this.binding = null;
+    for (const o of this.others.values()) { o.m.destroy(); o.cell.remove(); }
+    for (const b of this.bigs.values()) b.m.destroy();
+    this.others.clear();
+    this.bigs.clear();
   }
 
   refreshControls() {
     // after an accepted decision the update usually came first; if not, wait for it
     if (!this.S.busy && this.myTurn() && !this.controlsReady) this.render(null);
   }
+
 
   renderBar() {
     const S = this.S;
@@ -161,6 +221,7 @@ export class GameView {
       html("span", { class: "clock", "data-clock": "" }),
       html("span", { class: "spacer" }),
       S.room.status === STATUS.OVER ? html("button", { type: "button", class: "btn small", "data-action": "show-result", onclick: () => this.showResult() }, this.L("final_scores")) : null,
+      helpButton(this.lang, () => ({ sheet: this.S.sheet })),
       app.statusBadge ? app.statusBadge() : null,
       app.langSelect ? app.langSelect() : null);
   }
@@ -185,9 +246,8 @@ export class GameView {
     const add = (...xs) => p.append(...xs.filter((x) => x !== null && x !== undefined && x !== false));
     if (S.room.status === STATUS.OVER) {
       const res = S.game.state.result || [];
-      const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
       p.className = "prompt over";
-      add(glyph("trophy", 24), html("strong", null, `${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] ?? "?" })}`));
+      add(glyph("trophy", 24), html("strong", { "data-winner-text": "" }, winnerText(this, res)));
       return;
     }
     const who = pending.player;
@@ -212,96 +272,30 @@ export class GameView {
       } else {
         text = this.L("p_bonus");
       }
-      add(html("span", { class: "prompt-who" }, this.L("your_turn")), icon, html("span", { class: "prompt-text" }, text));
+      const state = S.game.state;
+      const second = pending.phase === "pick" && (state.order || []).slice(0, state.turn ?? 0).includes(who);
+      add(html("span", { class: "prompt-who" }, this.L("your_turn")), icon, html("span", { class: "prompt-text" }, text),
+        second ? html("span", { class: "badge second-die", "data-cue": "second-die" }, this.L("second_die")) : null,
+        kinds.has("karma") ? html("span", { class: "badge karma-cue", "data-cue": "karma" }, this.L("karma_cue")) : null);
     } else {
       const name = names[who] ?? "?";
       const text = pending.phase === "pick" ? this.L("wait_pick", { p: name })
         : pending.phase === "reroll" ? this.L("wait_reroll", { p: name })
-          : this.L("wait_resolve", { p: name, what: what || this.L("p_bonus") });
+          : what ? this.L("wait_resolve_theirs", { p: name, what }) : this.L("wait_bonus_theirs", { p: name });
       const seat = S.room.seats[who];
       add(html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[who]}` }), icon, html("span", { class: "prompt-text" }, text),
         seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${this.L("bot")}`) : null,
         seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
     }
+    if (pending.phase === "pick") add(pickOrder(S.game.state, names, SEAT_COLOURS, this.lang));
+    if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));
+    for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
   }
 
-  renderPlayers() {
-    const S = this.S;
-    if (!this.playersBox || !S.game) return;
-    const { state, pending } = S.game;
-    const me = this.mySeat();
-    const list = html("ul", { class: "player-list", "data-list": "players" });
-    S.room.seats.forEach((s, i) => {
-      const p = state.players[i];
-      if (!p) return;
-      list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
-        html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
-        html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${this.L("you_paren")}`) : null,
-          state.start_player === i ? html("span", { class: "holder", title: this.L("elephant") }, glyph("elephant", 18)) : null,
-          S.room.host === s.id ? html("span", { class: "holder", title: this.L("host") }, glyph("crown", 15)) : null),
-        html("span", { class: "player-stats" },
-          html("span", { class: "stat fame", title: this.L("fame") }, `★ ${p.fame}`),
-          html("span", { class: "stat money", title: this.L("money") }, `₹ ${p.money}`),
-          html("span", { class: "stat karma", title: this.L("karma") }, `☸ ${p.karma_gained - p.karma_used}`),
-          html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: this.L("overlap") }, overlapText(p.overlap, this.lang))),
-        html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? this.L("bot") : s.connected ? this.L("online") : this.L("away"))));
-    });
-    this.playersBox.replaceChildren(html("h2", null, this.L("players")), list,
-      html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${this.L("watching_n", { n: S.room.spectators })}`));
-  }
-
-  renderLog() {
-    const S = this.S;
-    const list = html("ol", { class: "log-list", "data-log": "" });
-    for (const line of S.log.slice(-150)) {
-      const when = line.time ? new Date(line.time * 1000) : null;
-      const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString(), title: when.toLocaleString(S.lang) },
-        when.toLocaleTimeString(S.lang, { hour: "2-digit", minute: "2-digit" })) : null;
-      list.append(html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text));
-    }
-    this.logBox.replaceChildren(html("h2", null, this.L("log")), list);
-    requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
-  }
-
-  // ---- animations and announcements -------------------------------------------------------------------
-
-  animate(events) {
-    const flash = (node) => {
-      node.classList.remove("flash");
-      void node.getBoundingClientRect();
-      node.classList.add("flash");
-    };
-    for (const e of events) {
-      if (e.player === undefined || e.player === null) continue;
-      for (const sel of changed(e)) {
-        this.el.querySelectorAll(`.sheet-wrap[data-seat="${e.player}"] ${sel}`).forEach(flash);
-      }
-      if (e.type === "die_picked" || e.type === "die_kept") {
-        this.trayBox.querySelectorAll(`[data-die="${e.die}"]`).forEach(flash);
-      }
-      if (e.type === "karma_rolled") {
-        for (const d of e.dice) this.trayBox.querySelectorAll(`[data-die="${d}"]`).forEach(flash);
-      }
-    }
-    if (events.some((e) => e.type === "dice_rolled")) this.trayBox.querySelector(".dice-tray")?.classList.add("rolled");
-    const names = this.names();
-    const ended = events.find((e) => e.type === "round_ended");
-    const passed = events.find((e) => e.type === "elephant_passed");
-    const trig = events.find((e) => e.type === "game_end_triggered");
-    const over = events.find((e) => e.type === "game_over");
-    const started = events.find((e) => e.type === "game_started");
-    if (over) return; // the result table says it all
-    if (trig) this.banner(this.L("end_triggered", { p: names[trig.player] }), "big");
-    else if (ended) this.banner(`${this.L("round_over", { n: ended.round })}${passed ? ` · ${this.L("elephant_to", { p: names[passed.player] })}` : ""}`);
-    else if (started) this.banner(`${this.L("l_game_started", { p: names[started.start_player] })}`);
-  }
-
-  banner(text, kind = "") {
-    const b = html("div", { class: `banner ${kind}`, "data-banner": "" }, text);
-    this.announce.replaceChildren(b);
-    setTimeout(() => b.classList.add("leaving"), 2600);
-    setTimeout(() => b.remove(), 3000);
-  }
+  // the side column and the end of the game (game_side.js, game_end.js); app.js redraws the players on presence
+  renderPlayers() { renderPlayers(this); }
+  renderLog() { renderLog(this); }
+  showResult() { showResult(this); }
 
   // ---- overlays ---------------------------------------------------------------------------------------
 
@@ -323,43 +317,14 @@ export class GameView {
     const ov = this.overlay(box, { "data-overlay": "sheet", "data-seat": seat });
     const m = mountSheet(box, S.sheet, S.game.state.players[seat], { lang: this.lang, name: this.names()[seat], colour: SEAT_COLOURS[seat], active: S.game.pending.player === seat });
     m.wrap.dataset.seat = String(seat);
+    const legend = html("p", { class: "sheet-legend muted small", role: "status" }, this.L("legend_tap"));
+    box.append(legend);
+    explainOnTap(m.svg, legend);
     if (S.role === ROLES.SPECTATOR) {
       box.append(html("button", { type: "button", class: "btn small", onclick: () => { this.focus = seat; ov.close(); this.render(null); } }, "⤢"));
     }
   }
 
-  showResult() {
-    const S = this.S;
-    const res = S.game.state.result;
-    if (!res) return;
-    this.layers.querySelectorAll("[data-overlay]").forEach((n) => n.remove());
-    const names = this.names();
-    const winners = res.filter((r) => r.winner).map((r) => names[r.seat]);
-    const rows = res.map((r, i) => {
-      const next = res[i + 1];
-      const reason = r.ahead_by ? this.L(`ahead_${r.ahead_by}`) + (next && r.ahead_by !== "shared" ? ` (> ${names[next.seat]})` : "") : "";
-      return html("tr", { class: `${r.winner ? "winner" : ""}`, "data-seat": r.seat, "data-rank": r.rank },
-        html("td", { class: "rank" }, r.winner ? glyph("trophy", 22) : String(r.rank)),
-        html("td", null, html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[r.seat]}` }), names[r.seat]),
-        html("td", { class: "num" }, String(r.fame)),
-        html("td", { class: "num" }, String(r.money)),
-        html("td", { class: `num${r.crossed ? " crossed" : ""}`, "data-overlap": r.overlap }, overlapText(r.overlap, this.lang)),
-        html("td", { class: "num" }, `${r.karma_gained} / ${r.karma_used}`),
-        html("td", { class: "reason", "data-ahead-by": r.ahead_by || "" }, reason));
-    });
-    const table = html("table", { class: "result-table" },
-      html("thead", null, html("tr", null, ...["#", this.L("name"), this.L("fame"), this.L("money"), this.L("overlap"), this.L("karma_col"), this.L("decided_by")].map((h) => html("th", null, h)))),
-      html("tbody", null, rows));
-    const seed = S.room.seed ? html("p", { class: "muted small seed" }, `${this.L("seed_ok")} seed ${S.room.seed.slice(0, 16)}…`) : null;
-    this.overlay(html("div", { class: "result" },
-      html("h2", null, this.L("final_scores")),
-      html("p", { class: "result-winner" }, glyph("trophy", 26), ` ${winners.length > 1 ? this.L("winners_shared", { p: winners.join(" & ") }) : this.L("winner", { p: winners[0] })}`),
-      // Only the server's round limit ends a game in which nobody's tracks crossed.
-      res.some((r) => r.crossed) ? null : html("p", { class: "muted", "data-ended": "round_limit" }, this.L("round_limit", { n: S.game.state.round })),
-      html("div", { class: "table-scroll" }, table), seed, this.actions.diceCheck ? this.actions.diceCheck.node() : null,
-      html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => this.actions.home() }, this.L("new_game")))),
-    { "data-overlay": "result" });
-  }
 }
 
 export { MSG };

@@ -4,6 +4,7 @@
 import { glyph } from "./glyphs.js";
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
+import { helpButton } from "./help.js";
 import { MSG, ROLES, SETTINGS } from "./protocol.js";
 import { SEAT_COLOURS } from "./game.js";
 import {
@@ -21,7 +22,7 @@ function copyButton(text, lang) {
 }
 
 function linkRow(label, url, lang, attr) {
-  const input = html("input", { class: "link-input", value: url, readonly: true, [attr]: "", onfocus: (e) => e.target.select() });
+  const input = html("input", { class: "link-input", value: url, readonly: true, "aria-label": label, [attr]: "", onfocus: (e) => e.target.select() });
   return html("div", { class: "link-row" }, html("span", { class: "field-label" }, label), html("div", { class: "link-box" }, input, copyButton(url, lang)));
 }
 
@@ -203,7 +204,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
     html("header", { class: "app-bar" },
       html("a", { class: "brand", href: "/" }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", null, "Rajas")),
       html("span", { class: "bar-title" }, `${L("lobby")} · ${shownCode}`),
-      html("span", { class: "spacer" }), statusBadge(), langSelect()),
+      html("span", { class: "spacer" }), helpButton(lang, () => ({ sheet: actions.state.sheet })), statusBadge(), langSelect()),
     html("main", { class: "lobby-main" },
       html("section", { class: "card" },
         html("h2", null, L("seats_of", { n: room.seats.length, m: st.seats })),

@@ -13,6 +13,7 @@
 
 import { el, html, text, title, inlineSvg } from "./svg.js";
 import { t } from "./i18n.js";
+import { overlapWords } from "./words.js";
 import {
   COLOURS, GOODS, CHARACTERS, DIR_BITS, DIR_VEC,
   bonusIcon, bonusLabel, effectBonus, goodIcon, goodsRow, symbolIcon, characterIcon, roadArms,
@@ -92,15 +93,67 @@ export function drawSheet(sheet, player, opts = {}) {
   const geom = { sheet, player, lang, compact: !!opts.compact };
   svg._rajas = geom;
   svg.append(el("rect", { x: 0, y: 0, width: W, height: H, rx: 18, fill: COLOURS.paper, class: "sheet-bg" }));
-  svg.append(drawTracks(sheet, player, geom, opts));
-  svg.append(drawHeader(sheet, player, geom, opts));
-  svg.append(drawProvince(sheet, player, geom, opts));
-  svg.append(drawKarma(sheet, player, geom, opts));
-  svg.append(drawUpgrades(sheet, player, geom, opts));
-  svg.append(drawRiver(sheet, player, geom, opts));
-  svg.append(drawMarket(sheet, player, geom, opts));
-  svg.append(drawPalace(sheet, player, geom, opts));
-  svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3 }));
+  for (const [name, draw, reads] of AREAS) {
+    const node = draw(sheet, player, geom, opts);
+    node.dataset.area = name;
+    node._key = areaKey(reads, player, opts);
+    svg.append(node);
+  }
+  svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" }));
+  return svg;
+}
+
+// What each area of the sheet reads of the player ($: of the options): an area is drawn again by updateSheet
+// only when one of these changed. A drawing function that reads more must say so here.
+const AREAS = [
+  ["tracks", drawTracks, ["fame", "money"]],
+  ["header", drawHeader, ["fame", "money", "$name", "$colour"]],
+  ["province", drawProvince, ["roads", "edges_taken"]],
+  ["karma", drawKarma, ["karma_gained", "karma_used"]],
+  ["upgrades", drawUpgrades, ["levels"]],
+  ["river", drawRiver, ["river"]],
+  ["market", drawMarket, ["circled", "sold"]],
+  ["palace", drawPalace, ["palace"]],
+];
+
+function areaKey(reads, player, opts) {
+  return JSON.stringify(reads.map((f) => (f[0] === "$" ? opts[f.slice(1)] : player[f])));
+}
+
+// Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
+// attributes, texts and children that differ: the page restyles and repaints only those.
+function morph(a, b) {
+  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
+  const want = [...b.childNodes];
+  const have = a.childNodes;
+  want.forEach((y, i) => {
+    const x = have[i];
+    if (!x) a.append(y);
+    else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) x.replaceWith(y);
+    else if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
+    else if (x.data !== y.data) x.data = y.data;
+  });
+  while (have.length > want.length) a.lastChild.remove();
+}
+
+// The same sheet (drawn by drawSheet for this sheet file and language) brought to `player` in place: only the
+// areas whose part of the player changed are drawn again, so the page restyles and repaints only those.
+export function updateSheet(svg, sheet, player, opts = {}) {
+  const geom = svg._rajas;
+  geom.player = player;
+  for (const [name, draw, reads] of AREAS) {
+    const key = areaKey(reads, player, opts);
+    const old = svg.querySelector(`:scope > [data-area="${name}"]`);
+    if (old && old._key === key) continue;
+    const node = draw(sheet, player, geom, opts);
+    node.dataset.area = name;
+    if (old) morph(old, node); else svg.append(node);
+    (old || node)._key = key;
+  }
+  svg.classList.toggle("active", !!opts.active);
+  svg.setAttribute("aria-label", `${opts.name || ""} ${t("province", geom.lang)}`.trim());
+  svg.querySelector(":scope > .sheet-border")?.setAttribute("stroke", opts.colour || COLOURS.line);
   return svg;
 }
 
@@ -201,9 +254,7 @@ function drawHeader(sheet, player, geom, opts) {
   );
   if (!geom.compact) {
     const crossed = ov >= 0;
-    const amount = Math.abs(ov);
-    const shown = Number.isInteger(amount) ? String(amount) : amount.toFixed(1);
-    g.append(text(x0, y + 30, crossed ? t("crossed", lang, { n: shown }) : t("not_crossed", lang, { n: shown }), {
+    g.append(text(x0, y + 30, overlapWords(ov, lang), {
       "font-size": 14, fill: crossed ? COLOURS.fame : "#7a6a55", "font-weight": crossed ? 800 : 500, class: "overlap",
     }));
   }
@@ -488,6 +539,7 @@ function drawPalace(sheet, player, geom, opts) {
 
 // ---- legal options --------------------------------------------------------------------------------------
 
+const ARROWS = { 1: "↑", 2: "→", 4: "↓", 8: "←" };
 const BOARD_KINDS = new Set(["road", "half_road", "river", "palace", "upgrade"]);
 const PANEL_KINDS = new Set(["goods", "sell", "goods_die", "use"]);
 
@@ -507,6 +559,8 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const lang = opts.lang || geom.lang;
   const layer = el("g", { class: "options-layer" });
   svg.append(layer);
+  // a picture holds no controls: with options on it the sheet is a group of them (for screen readers)
+  svg.setAttribute("role", "group");
   const groups = new Map();
   for (const w of options || []) {
     if (!BOARD_KINDS.has(w[0]) && !PANEL_KINDS.has(w[0])) continue;
@@ -530,13 +584,35 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     renderPanel(list);
   };
 
-  const target = (shape, kind, attrs, list, label) => {
-    const node = el(shape, { ...attrs, class: `opt opt-${kind}`, "data-kind": kind, "data-option": kind, tabindex: 0, role: "button" });
+  // On a phone the same options are 44 px buttons in the panel; the sheet's targets stay tappable but are
+  // not what the page asks for (they are too small until zoomed).
+  const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 700px)").matches;
+  const boardButtons = []; // [kind, args, label, short, act] for the panel's list of board options
+  const target = (shape, kind, attrs, list, label, short) => {
+    const node = el(shape, { ...attrs, class: `opt opt-${kind}`, "data-kind": kind, [narrow ? "data-target" : "data-option"]: kind, tabindex: 0, role: "button", "aria-label": label });
     node.append(title(label));
-    node.addEventListener("click", (ev) => { ev.stopPropagation(); if (typeof list === "function") list(); else decide(list); });
-    node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); node.dispatchEvent(new MouseEvent("click")); } });
+    const act = typeof list === "function" ? list : () => decide(list);
+    node.addEventListener("click", (ev) => { ev.stopPropagation(); act(); });
+    node.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        // a road chosen by keyboard: Enter again confirms it (arrows turn it)
+        if (kind === "road" && selected && selected.space === Number(attrs["data-space"])) confirm();
+        else act();
+      } else if (kind === "road" && ev.key.startsWith("Arrow")) {
+        ev.preventDefault();
+        if (selected && selected.space === Number(attrs["data-space"])) rotate(); else act();
+      }
+    });
     layer.append(node);
+    boardButtons.push({ kind, args: attrs, label, short: short || label, act });
     return node;
+  };
+  const where = (space) => ({ r: Math.floor(space / prov.cols) + 1, c: (space % prov.cols) + 1 });
+  const rcShort = (space) => { const w = where(space); return `${w.r}·${w.c}`; }; // the button's text; its name says it all
+  const spaceWhat = (space) => {
+    const kind = sheet.province.cells.flat()[space];
+    return t(kind, lang);
   };
 
   // -- province: roads and half-roads
@@ -554,10 +630,12 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const cellXY = (space) => [prov.gx + (space % prov.cols) * prov.cs, prov.gy + Math.floor(space / prov.cols) * prov.cs];
   for (const [space, shapes] of roadBySpace) {
     const [x, y] = cellXY(space);
-    // named after the road being drawn ("Road: Fork"), so the printed shape of a road bonus is said too
+    // named by its place and what it opens, and by the printed shape of a road bonus ("Road: Fork")
     const src = sourceOf(shapes[0].list[0], opts);
-    const label = src && (src[0] === "road" || src[0] === "half_roads") ? bonusLabel(effectBonus(src), lang) : t("b_road_shapes", lang);
-    const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space), label);
+    const shape = src && (src[0] === "road" || src[0] === "half_roads") ? bonusLabel(effectBonus(src), lang) : null;
+    const label = t("opt_road", lang, { ...where(space), what: spaceWhat(space) }) + (shape ? ` (${shape})` : "");
+    const node = target("rect", "road", { x: x + 2, y: y + 2, width: prov.cs - 4, height: prov.cs - 4, rx: 6, "data-space": space, "data-shapes": shapes.length }, () => select(space),
+      label, rcShort(space));
     node.dataset.space = String(space);
   }
   layer.append(preview);
@@ -573,7 +651,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
   const confirm = () => { if (selected) decide(selected.shapes[selected.index].list); };
 
   const button = (x, y, action, label, glyph) => {
-    const b = el("g", { class: `road-control control-${action}`, "data-action": action, tabindex: 0, role: "button" });
+    const b = el("g", { class: `road-control control-${action}`, "data-action": action, "aria-hidden": "true" });
     b.append(el("circle", { cx: x, cy: y, r: 17, fill: action === "confirm" ? COLOURS.province : action === "cancel" ? "#9b8b78" : "#fff", stroke: COLOURS.ink, "stroke-width": 2 }));
     b.append(glyph);
     b.append(title(label));
@@ -629,7 +707,8 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     layer.append(ghost);
     const w = cs * 0.4;
     const rect = dx ? { x: dx > 0 ? cx : x, y: cy - w / 2, width: cs / 2, height: w } : { x: cx - w / 2, y: dy > 0 ? cy : y, width: w, height: cs / 2 };
-    target("rect", "half_road", { ...rect, rx: 5, "data-space": space, "data-arm": arm }, list, t("b_half_road", lang));
+    target("rect", "half_road", { ...rect, rx: 5, "data-space": space, "data-arm": arm }, list,
+      t("opt_half_road", lang, { ...where(space), d: t(`dir_${arm}`, lang) }), `${rcShort(space)} ${ARROWS[arm]}`);
   }
 
   // -- river
@@ -638,7 +717,10 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     if (kind !== "river") continue;
     const r = geom.river;
     const x = r.x0 + args[0] * r.step;
-    target("rect", "river", { x: x + 1, y: r.top - 2, width: r.step - 2, height: r.h + 4, rx: 12, "data-space": args[0] }, list, t("river", lang));
+    const sp = sheet.river.spaces[args[0]];
+    const reward = sp ? sp.reward.map((b) => bonusLabel(b, lang, symbolsOf(sheet))).join(", ") : "";
+    target("rect", "river", { x: x + 1, y: r.top - 2, width: r.step - 2, height: r.h + 4, rx: 12, "data-space": args[0] }, list,
+      t("opt_river", lang, { n: args[0] + 1, what: reward }), t("opt_river_short", lang, { n: args[0] + 1 }));
   }
 
   // -- palace
@@ -647,7 +729,7 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     if (kind !== "palace") continue;
     const row = geom.palace.rows[args[0]];
     if (!row) continue;
-    target("rect", "palace", { x: geom.palace.x0 - 4, y: row.y + 1, width: 346, height: geom.palace.rowH - 2, rx: 8, "data-character": args[0] }, list, t(CHARACTERS[args[0]], lang));
+    target("rect", "palace", { x: geom.palace.x0 - 4, y: row.y + 1, width: 346, height: geom.palace.rowH - 2, rx: 8, "data-character": args[0] }, list, `${t("palace", lang)}: ${t(CHARACTERS[args[0]], lang)}`, t(CHARACTERS[args[0]], lang));
   }
 
   // -- upgrades
@@ -655,12 +737,19 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     const [kind, args] = list[0];
     if (kind !== "upgrade") continue;
     const u = geom.upgrades;
-    target("rect", "upgrade", { x: u.x0 - 4, y: u.top + args[0] * u.rowH + 1, width: 346, height: u.rowH - 2, rx: 8, "data-building": args[0] }, list, `${t("upgrade", lang)}: ${t(sheet.upgrades.buildings[args[0]], lang)}`);
+    target("rect", "upgrade", { x: u.x0 - 4, y: u.top + args[0] * u.rowH + 1, width: 346, height: u.rowH - 2, rx: 8, "data-building": args[0] }, list, `${t("upgrade", lang)}: ${t(sheet.upgrades.buildings[args[0]], lang)}`, t(sheet.upgrades.buildings[args[0]], lang));
   }
 
   // -- the chooser panel
-  const renderPanel = (which) => {
+  const renderPanel = (which, initial = false) => {
     if (!panel) return;
+    // a keyboard user who chose in the panel keeps the focus in it (on what comes next)
+    const active = document.activeElement;
+    const refocus = !initial && (panel.contains(active) || !active || active === document.body);
+    fillPanel(which);
+    if (refocus) (panel.querySelector("[data-action=confirm]") || panel.querySelector("button"))?.focus();
+  };
+  const fillPanel = (which) => {
     panel.replaceChildren();
     panel.classList.add("choices");
     const eff = opts.effect && opts.effect[0] !== "bonus" ? opts.effect : null;
@@ -692,13 +781,26 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     }
     const board = [...groups.values()].some((l) => BOARD_KINDS.has(l[0][0]));
     if (board) panel.append(html("div", { class: "choices-hint" }, t("choose_space", lang)));
+    if (boardButtons.length) {
+      // the board options again as buttons: in view, named, 44 px, reachable by Tab
+      const row = html("div", { class: "choices-row board-options" });
+      if (boardButtons.some((b) => b.kind === "road" || b.kind === "half_road")) row.append(html("span", { class: "choices-label" }, `${t("opt_rc_hint", lang)}:`));
+      for (const b of boardButtons) {
+        const on = b.kind === "road" && selected && selected.space === Number(b.args["data-space"]);
+        row.append(html("button", { type: "button", class: `choice choice-board choice-${b.kind}${on ? " selected" : ""}`, "data-kind": b.kind, "data-option": b.kind,
+          "data-space": b.args["data-space"] ?? "", "data-arm": b.args["data-arm"] ?? "", "data-character": b.args["data-character"] ?? "", "data-building": b.args["data-building"] ?? "",
+          "aria-label": b.label, "aria-pressed": b.kind === "road" ? String(!!on) : null, title: b.label, onclick: b.act }, b.short));
+      }
+      panel.append(row);
+    }
     if (selected) {
       const n = selected.shapes.length;
       panel.append(html("div", { class: "choices-row road-row" },
         html("span", { class: "choices-label" }, t("shape_n", lang, { i: selected.index + 1, n })),
         n > 1 ? html("button", { type: "button", class: "choice", "data-action": "rotate", onclick: rotate }, `⟳ ${t("rotate", lang)}`) : null,
         html("button", { type: "button", class: "choice primary", "data-action": "confirm", onclick: confirm }, `✓ ${t("confirm", lang)}`),
-        html("button", { type: "button", class: "choice secondary", "data-action": "cancel", onclick: cancel }, t("cancel", lang))));
+        html("button", { type: "button", class: "choice secondary", "data-action": "cancel", onclick: cancel }, t("cancel", lang)),
+        html("span", { class: "choices-hint road-keys" }, t("road_keys", lang))));
     }
     // the panel options, grouped by the bonus (or action) they carry out
     const sections = new Map();
@@ -755,10 +857,16 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     return inlineSvg(26, goodsRow(counts, w / 2, 13, 9.5), w);
   };
 
-  renderPanel();
+  if (panel) {
+    panel.addEventListener("keydown", (ev) => {
+      if (selected && ev.key.startsWith("Arrow")) { ev.preventDefault(); rotate(); }
+    });
+  }
+  renderPanel(null, true);
   return {
     destroy() {
       layer.remove();
+      svg.setAttribute("role", "img");
       if (panel) panel.replaceChildren();
     },
     select,
@@ -776,8 +884,8 @@ export function mountSheet(container, sheet, player, opts = {}) {
   let panel = null;
   let binding = null;
   if (!opts.compact && opts.options && opts.onDecide) {
-    panel = html("div", { class: "choices", "aria-live": "polite" });
-    wrap.append(panel);
+    panel = html("div", { class: "choices", "aria-live": "polite", "data-panel": "choices" });
+    wrap.prepend(panel); // the choices above the sheet: next to the bar that asks for them
     binding = bindOptions(svg, panel, opts.options, opts.onDecide, opts);
   }
   container.append(wrap);

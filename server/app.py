@@ -29,8 +29,9 @@ from .logs import RateFilter
 from .metrics import Metrics
 from .room import PLAYING
 from .session import Session
+from .static import ClientFiles
 from .store import SPECTATORS, RoomStore, connected_seats
-from .web import ClientFiles, read_body
+from .web import read_body
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent
@@ -233,7 +234,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         Route("/api/rooms", room_list, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/log", game_log),
-        Mount("/", ClientFiles(directory=CLIENT_DIR, html=True, check_dir=False), name="client"),
+        Mount("/", ClientFiles(CLIENT_DIR), name="client"),
     ]
     app = App(websocket, limits, metrics, routes=routes, lifespan=lifespan)
     app.state.hub = hub

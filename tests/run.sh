@@ -20,6 +20,11 @@ fi
 echo "== installing Python packages"
 python3 -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -v "Running pip as the 'root' user" || true
 
+echo "== installing the browser tests' npm packages (axe-core, tests only)"
+if command -v npm >/dev/null 2>&1; then
+  (cd tests/web && npm ci --no-audit --no-fund --silent) || echo "npm ci failed: the accessibility checks will be skipped"
+fi
+
 echo "== ruff"
 python3 -m ruff check .
 # The import names live under rajas.* (pyproject's package-dir), which mypy cannot follow from the folders:

@@ -1,0 +1,64 @@
+// The side column of the game screen: the players with their fame, money, karma and crossing, and the game
+// log, drawn again only when what they show changed (the log appends its new lines).
+
+import { glyph } from "./glyphs.js";
+import { html } from "./svg.js";
+import { overlapWords } from "./words.js";
+import { SEAT_COLOURS } from "./game.js";
+
+const timeFormats = new Map();
+function timeFormat(lang) {
+  if (!timeFormats.has(lang)) timeFormats.set(lang, new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" }));
+  return timeFormats.get(lang);
+}
+
+export function renderPlayers(view) {
+  const S = view.S;
+  if (!view.playersBox || !S.game) return;
+  const { state, pending } = S.game;
+  const me = view.mySeat();
+  const key = JSON.stringify([S.room.seats, S.room.host, S.room.spectators, pending.player, state.start_player, state.players.map((p) => [p.fame, p.money, p.karma_gained, p.karma_used, p.overlap])]);
+  if (key === view.playersKey) return;
+  view.playersKey = key;
+  const list = html("ul", { class: "player-list", "data-list": "players" });
+  S.room.seats.forEach((s, i) => {
+    const p = state.players[i];
+    if (!p) return;
+    list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+      html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
+      html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${view.L("you_paren")}`) : null,
+        state.start_player === i ? html("span", { class: "holder", title: view.L("elephant") }, glyph("elephant", 18)) : null,
+        S.room.host === s.id ? html("span", { class: "holder", title: view.L("host") }, glyph("crown", 15)) : null),
+      html("span", { class: "player-stats" },
+        html("span", { class: "stat fame", title: view.L("fame") }, `★ ${p.fame}`),
+        html("span", { class: "stat money", title: view.L("money") }, `₹ ${p.money}`),
+        html("span", { class: "stat karma", title: view.L("karma") }, `☸ ${p.karma_gained - p.karma_used}`),
+        html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: view.L("overlap") }, overlapWords(p.overlap, view.lang))),
+      html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"))));
+  });
+  view.playersBox.replaceChildren(html("h2", null, view.L("players")), list,
+    html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${view.L("watching_n", { n: S.room.spectators })}`));
+}
+
+export function renderLog(view) {
+  const S = view.S;
+  const lines = S.log.slice(-150);
+  const at = view.logList && view.logLang === S.lang ? lines.lastIndexOf(view.logLast) : -1;
+  if (at < 0 || !view.logList) {
+    view.logList = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": view.L("log") });
+    view.logBox.replaceChildren(html("h2", null, view.L("log")), view.logList);
+    view.logLang = S.lang;
+  }
+  const fresh = at < 0 ? lines : lines.slice(at + 1);
+  if (!fresh.length) return;
+  const times = timeFormat(S.lang);
+  // newest first in the list, shown at the bottom by column-reverse: the list stays scrolled to the end
+  // without reading its height (a forced layout) after each update
+  view.logList.prepend(...fresh.slice().reverse().map((line) => {
+    const when = line.time ? new Date(line.time * 1000) : null;
+    const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null;
+    return html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text);
+  }));
+  while (view.logList.childElementCount > 150) view.logList.lastChild.remove();
+  view.logLast = lines[lines.length - 1];
+}

@@ -1,0 +1,234 @@
+"""The browser client's benchmark: first-load bytes, and update-to-paint of a 5-player game watched in headless
+Chromium, on desktop and with the CPU throttled 4x through the DevTools protocol (as for a mid-range phone).
+
+    python -m tests.web.bench_client [--decisions 60]
+
+Five protocol clients play random legal decisions in a real `rajas serve`, one at a time: each waits until the
+watching page has painted the previous update. For every update the page records the JavaScript time of its
+message handler (parse, state, redraw) and the time from the message's arrival to the end of the next frame
+(requestAnimationFrame, then a task: the frame that shows it has been painted). First-load bytes are the sum of
+the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
+it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rajas.protocol.client import Client
+
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.web.web_helpers import CLIENT, rajas_serve
+
+HOOK = """
+(() => {
+  const rec = window.__bench = { js: [], paint: [], count: 0, painted: 0 };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    set onmessage(f) {
+      super.onmessage = (ev) => {
+        const update = typeof ev.data === "string" && ev.data.includes('"type":"update"');
+        const t0 = performance.now();
+        f(ev);
+        if (!update) return;
+        rec.js.push(performance.now() - t0);
+        rec.count += 1;
+        requestAnimationFrame(() => setTimeout(() => { rec.paint.push(performance.now() - t0); rec.painted += 1; }, 0));
+      };
+    }
+  };
+})();
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def static_only() -> Iterator[str]:
+    """server/static.py alone on uvicorn (for first-load bytes while rajas serve still serves files plainly)."""
+    import uvicorn
+    from rajas.server.static import ClientFiles
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    port = _free_port()
+    app = Starlette(routes=[Mount("/", ClientFiles(CLIENT))])
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+def compressed(url: str) -> bool:
+    req = urllib.request.Request(f"{url}/app.js", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return r.headers.get("Content-Encoding") == "gzip"
+
+
+def first_load(browser: Any, url: str) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    sizes: dict[str, float] = {}
+    cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+    page.goto(f"{url}/?lang=en", wait_until="networkidle")
+    page.wait_for_selector("[data-screen=home]")
+    first = sum(sizes.values())
+    sizes.clear()
+    page.reload(wait_until="networkidle")
+    page.wait_for_selector("[data-screen=home]")
+    again = sum(sizes.values())
+    context.close()
+    return {"first_load_bytes": int(first), "reload_bytes": int(again), "files": len(sizes)}
+
+
+class Players:
+    """Five protocol clients in a room of their own, deciding on request from another thread."""
+
+    def __init__(self, url: str, seed: int) -> None:
+        self.url = url
+        self.rng = random.Random(seed)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.seated: list[Client] = []
+
+    def run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=60)
+
+    async def _seat(self) -> str:
+        host = await Client(self.url).connect()
+        created = await host.create_room(seats=5)
+        await host.join(created["code"], name="Anna", host_token=created["host_token"])
+        self.seated = [host]
+        for name in ("Ben", "Cleo", "Dev", "Eva"):
+            c = await Client(self.url).connect()
+            await c.join(created["code"], name=name)
+            self.seated.append(c)
+        return str(created["watch"])
+
+    async def _start(self) -> None:
+        await self.seated[0].start()
+        for c in self.seated:
+            await c.wait_for(lambda c: c.game is not None)
+
+    async def _decide(self) -> bool:
+        first = self.seated[0]
+        if first.over:
+            return False
+        pending = first.pending
+        assert pending is not None
+        mover = next(c for c in self.seated if c.seat == pending["player"])
+        await mover.wait_for(lambda c: c.v == first.v)
+        data = await mover.decide(self.rng.choice(mover.pending["options"]), v=mover.v)  # type: ignore[index]
+        for c in self.seated:
+            await c.wait_for(lambda c, v=data["v"]: c.v is not None and c.v >= v)
+        return True
+
+    def close(self) -> None:
+        async def shut() -> None:
+            for c in self.seated:
+                await c.close()
+
+        self.run(shut())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * (len(s) - 1) + 0.5))] if s else float("nan")
+
+
+def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int) -> dict[str, Any]:
+    players = Players(url, seed)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(HOOK)
+    try:
+        watch_code = players.run(players._seat())
+        page.goto(f"{url}/?watch={watch_code}&lang=en")
+        page.wait_for_function("window.__app && window.__app.screen === 'lobby'", timeout=20_000)
+        players.run(players._start())
+        page.wait_for_function("window.__app && window.__app.screen === 'game'", timeout=20_000)
+        page.wait_for_timeout(300)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        cdp.send("Performance.enable")
+        before = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        base = page.evaluate("window.__bench.painted")
+        page.evaluate("window.__bench.js = []; window.__bench.paint = []")
+        for done in range(1, decisions + 1):
+            if not players.run(players._decide()):
+                break
+            page.wait_for_function(f"window.__bench.painted >= {base + done}", timeout=30_000)
+        rec = page.evaluate("window.__bench")
+        after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    finally:
+        context.close()
+        players.close()
+    js, paint = rec["js"], rec["paint"]
+    per = max(1, len(js))
+    spent = {
+        f"{k}_ms_per_update": round((after[m] - before[m]) * 1000 / per, 1)
+        for k, m in (("script", "ScriptDuration"), ("style", "RecalcStyleDuration"), ("layout", "LayoutDuration"))
+    }
+    return {
+        "throttle": throttle,
+        "updates": len(js),
+        "js_ms_mean": round(sum(js) / max(1, len(js)), 1),
+        "js_ms_p50": round(pct(js, 0.5), 1),
+        "js_ms_p99": round(pct(js, 0.99), 1),
+        "paint_ms_p50": round(pct(paint, 0.5), 1),
+        "paint_ms_p99": round(pct(paint, 0.99), 1),
+        **spent,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--decisions", type=int, default=60, help="decisions watched per run (default 60)")
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with rajas_serve("bench-client.log") as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            if compressed(url):
+                load = {"served_by": "rajas serve", **first_load(browser, url)}
+            else:
+                with static_only() as static_url:
+                    alone = "server/static.py alone (rajas serve does not mount it yet)"
+                    load = {"served_by": alone, **first_load(browser, static_url)}
+            print(json.dumps(load))
+            for throttle in (1.0, 4.0):
+                print(json.dumps({"players": 5, **watch(browser, url, args.decisions, throttle, args.seed)}))
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
