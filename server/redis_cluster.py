@@ -144,15 +144,18 @@ class ClusterSubscriber:
         self.on_message = on_message
         self.subs: dict[tuple[str, int], Subscriber] = {}
         self.where: dict[str, tuple[str, int]] = {}
+        self.sharded = True
 
-    async def start(self) -> None:
+    async def start(self, sharded: bool) -> None:
+        """`sharded`: SSUBSCRIBE; else (Redis before 7, where PUBLISH reaches every node) plain SUBSCRIBE."""
+        self.sharded = sharded
         for master in self.slots.masters():
             await self._sub(master).start()
 
     def _sub(self, master: tuple[str, int]) -> Subscriber:
         sub = self.subs.get(master)
         if sub is None:
-            sub = self.subs[master] = Subscriber(self.slots.url.node_url(*master), self.on_message, sharded=True)
+            sub = self.subs[master] = Subscriber(self.slots.url.node_url(*master), self.on_message, self.sharded)
         return sub
 
     def subscribe(self, channel: str) -> None:

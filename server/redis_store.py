@@ -19,6 +19,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .encoding import Packed, as_bytes, merge_maps
@@ -123,7 +124,7 @@ class RedisStore(RoomStore):
         self._beater = asyncio.create_task(self._beat())
         if self._slots is not None and self._shards is not None:
             await self._slots.read()
-            await self._shards.start()
+            await self._shards.start(self.sharded)
             return
         if self._pipes:
             self._subscriber = Subscriber(self.url, self._dispatch, sharded=self.sharded)
@@ -135,10 +136,11 @@ class RedisStore(RoomStore):
         self._reader = asyncio.create_task(self._read())
 
     async def _has_spublish(self) -> bool:
-        with contextlib.suppress(Exception):
-            got = await self.redis.execute_command("COMMAND", "INFO", "SPUBLISH")
-            return bool(got and got[0])
-        return False
+        try:
+            await self.redis.execute_command("SPUBLISH", self.channel(""), b"")
+        except ResponseError:  # (an unknown command: Redis before 7)
+            return False
+        return True
 
     async def _beat(self) -> None:
         """Each beat notices a Redis restart (a new run_id) or, on a cluster, a slot that changed master, which
