@@ -56,8 +56,8 @@ class Cluster:
             [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d), "--save", "",
              "--cluster-enabled", "yes", "--cluster-config-file", str(d / "nodes.conf"),
              "--cluster-node-timeout", "2000", "--appendonly", "yes", "--appendfsync", "always"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=open(d / "redis.log", "ab"),  # noqa: SIM115  # (the process keeps it)
+            stderr=subprocess.STDOUT,
         )  # fmt: skip
         if i < len(self.procs):
             self.procs[i] = proc
@@ -68,7 +68,8 @@ class Cluster:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server (cluster) did not listen on {port}")
+                log = (d / "redis.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"redis-server (cluster) did not listen on {port}: {log}")
             time.sleep(0.05)
 
     def cli(self, *args: str, port: int | None = None) -> str:
@@ -78,7 +79,15 @@ class Cluster:
     def start(self) -> Cluster:
         self.ports = [_free_port() for _ in range(self.masters)]
         for i in range(self.masters):
-            self.start_master(i)
+            for attempt in range(3):  # (a port found free can be taken by another process before we bind it)
+                try:
+                    self.start_master(i)
+                    break
+                except RuntimeError:
+                    if attempt == 2:
+                        raise
+                    self.procs.pop(i).kill()
+                    self.ports[i] = _free_port()
         nodes = [f"127.0.0.1:{p}" for p in self.ports]
         subprocess.run(
             [REDIS_CLI, "--cluster", "create", *nodes, "--cluster-replicas", "0", "--cluster-yes"],
