@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 import uuid
 from typing import Any, cast
 
@@ -23,15 +22,16 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .encoding import Packed, as_bytes, merge_maps
-from .redis_cluster import ClusterPipes, ClusterSubscriber, ClusterUrl, SlotMap, is_cluster
-from .redis_pipe import Pipe, PipeError, Subscriber
-from .redis_scripts import CANDIDATES, COMMIT, CREATE, INDEX, PRESENCE, WATCH_SLACK
+from .redis_channels import Channels, channel
+from .redis_cluster import ClusterPipes, ClusterUrl, SlotMap, is_cluster
+from .redis_lobby import RedisLobby
+from .redis_pipe import Pipe, PipeError
+from .redis_scripts import COMMIT, CREATE, PRESENCE, WATCH_SLACK
 from .store import RECENT, Listener, RoomStore
 
 PREFIX = "rajas:"
 REFRESH_BATCH = 25
 PIPES = 8
-LOBBY = PREFIX + "{lobby}:"  # the lobby index's fixed hash tag (see redis_scripts.INDEX)
 
 
 class RedisStore(RoomStore):
@@ -50,12 +50,10 @@ class RedisStore(RoomStore):
         self.redis: aioredis.Redis | RedisCluster
         self._slots: SlotMap | None = None
         self._routed: ClusterPipes | None = None
-        self._shards: ClusterSubscriber | None = None
         # Several pipes, taken in turn: Redis reads a connection 16 KiB at a time per pass of its event loop and
         # (appendfsync always) syncs the file once per pass, so commits of ~6 KiB on one connection would be
         # synced two or three at a time.
         self._pipes: list[Pipe] = []
-        self._subscriber: Subscriber | None = None
         if self.cluster is not None:
             nodes = [ClusterNode(host, port) for host, port in self.cluster.seeds]
             self.redis = RedisCluster(
@@ -63,7 +61,6 @@ class RedisStore(RoomStore):
             )
             self._slots = SlotMap(self.cluster)
             self._routed = ClusterPipes(self._slots, max(1, PIPES // 4))
-            self._shards = ClusterSubscriber(self._slots, self._dispatch)
         else:
             # A bounded pool: a burst of commits queues for a connection instead of opening hundreds.
             pool = aioredis.BlockingConnectionPool.from_url(
@@ -78,19 +75,15 @@ class RedisStore(RoomStore):
                 self._pipes = [Pipe(url) for _ in range(PIPES)]
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
-        self._index = self.redis.register_script(INDEX)
-        self._candidates = self.redis.register_script(CANDIDATES)
+        self.lobby = RedisLobby(self.redis, self._room)
         self._presence = self.redis.register_script(PRESENCE)
         self._turn = 0
-        self._prefix = len(PREFIX) + 1  # channels are rajas:{code}:ch
         # Sharded channels (SPUBLISH/SSUBSCRIBE, Redis 7) where the server has them: on a cluster a message then
         # stays on the master owning the room's slot instead of reaching every node of the cluster.
         self.sharded = False
         self._publish = "PUBLISH"
-        self.pubsub: Any = None
-        self.listeners: dict[str, list[Listener]] = {}
+        self.channels = Channels()
         self._present: set[str] = set()  # rooms where this node may have presence counts (taken back at close)
-        self._reader: asyncio.Task[None] | None = None
         self._beater: asyncio.Task[None] | None = None
 
     @staticmethod
@@ -111,10 +104,7 @@ class RedisStore(RoomStore):
 
     @staticmethod
     def channel(code: str) -> str:
-        return f"{PREFIX}{{{code}}}:ch"
-
-    def _code_of(self, channel: bytes) -> str:
-        return channel[self._prefix : -4].decode()
+        return channel(code)
 
     async def start(self) -> None:
         await self.redis.ping()
@@ -122,18 +112,9 @@ class RedisStore(RoomStore):
         self._publish = "SPUBLISH" if self.sharded else "PUBLISH"
         await self.redis.script_load(COMMIT)  # so the pipe's first EVALSHA finds it (on every master of a cluster)
         self._beater = asyncio.create_task(self._beat())
-        if self._slots is not None and self._shards is not None:
+        if self._slots is not None:
             await self._slots.read()
-            await self._shards.start(self.sharded)
-            return
-        if self._pipes:
-            self._subscriber = Subscriber(self.url, self._dispatch, sharded=self.sharded)
-            await self._subscriber.start()
-            return
-        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        # A node channel first, so the reader always has a subscribed connection to listen on.
-        await self.pubsub.subscribe(f"{PREFIX}node:{self.node}")
-        self._reader = asyncio.create_task(self._read())
+        await self.channels.start(self.redis, self.url, self.sharded, self._slots, bool(self._pipes), self.node)
 
     async def _has_spublish(self) -> bool:
         try:
@@ -150,10 +131,10 @@ class RedisStore(RoomStore):
             await asyncio.sleep(self.heartbeat)
             with contextlib.suppress(Exception):  # Redis away: retried next beat
                 moved = False
-                if self._slots is not None and self._shards is not None:
+                if self._slots is not None:
                     moved = await self._slots.read()
                     if moved:
-                        self._shards.moved()
+                        self.channels.moved()
                 now = await self._run_id()
                 if now is not None:
                     if ((run_id is not None and now != run_id) or moved) and self.on_reconnect is not None:
@@ -170,45 +151,22 @@ class RedisStore(RoomStore):
         return None
 
     async def close(self) -> None:
-        for task in (self._reader, self._beater):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        if self._beater is not None:
+            self._beater.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._beater
         with contextlib.suppress(Exception):  # a clean stop: our presence counts go at once
             await asyncio.wait_for(self._leave(), 2)
         for pipe in self._pipes:
             pipe.close()
         if self._routed is not None:
             self._routed.close()
-        for sub in (self._subscriber, self._shards):
-            if sub is not None:
-                sub.close()
-        if self.pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self.pubsub.aclose()
+        await self.channels.close()
         await self.redis.aclose()
 
     async def _leave(self) -> None:
         for code in list(self._present):
             await self._presence(keys=self._presence_keys(code), args=self._presence_args(code, "s", []))
-
-    def _dispatch(self, channel: bytes, data: bytes) -> None:
-        for listener in list(self.listeners.get(self._code_of(channel), ())):
-            listener(data)
-
-    async def _read(self) -> None:
-        while True:
-            try:
-                async for m in self.pubsub.listen():
-                    if m["type"] not in ("message", "smessage"):
-                        continue
-                    for listener in list(self.listeners.get(self._code_of(m["channel"]), ())):
-                        listener(m["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a dropped Redis connection: retry; redis-py resubscribes on reconnect
-                await asyncio.sleep(0.2)
 
     async def create(
         self,
@@ -227,15 +185,11 @@ class RedisStore(RoomStore):
         if not await self._create(keys=[self._room(code)], args=[record, self.ttl, fixed, wkey]):
             await self.redis.delete(wkey)
             return False
-        if public:
-            await self._list(code, listing or b"", zadd_only=not listing)
+        if public and listing:
+            await self.lobby.put(code, listing)
+        elif public:
+            await self.lobby.order(code)
         return True
-
-    async def _list(self, code: str, line: bytes, zadd_only: bool = False) -> None:
-        if zadd_only:  # (a public room without its line yet: ordered in the index, shown once it has one)
-            await self.redis.zadd(f"{LOBBY}public", {code: time.time()}, nx=True)
-            return
-        await self._index(keys=[f"{LOBBY}public", f"{LOBBY}lines"], args=[code, line or b"-", time.time()])
 
     async def load(self, code: str) -> bytes | None:
         fixed, rec = cast("list[bytes | None]", await self.redis.hmget(self._room(code), ["fix", "rec"]))
@@ -283,7 +237,7 @@ class RedisStore(RoomStore):
             await self.redis.expire(got, round(self.ttl * WATCH_SLACK))
             got = 1
         if got == 1 and listing is not None:
-            await self._list(code, listing)
+            await self.lobby.put(code, listing)
         return got == 1
 
     async def _eval_commit(self, keys: list[str], args: list[bytes | str | int | float]) -> int | bytes:
@@ -353,60 +307,17 @@ class RedisStore(RoomStore):
         return versions
 
     async def subscribe(self, code: str, listener: Listener) -> None:
-        first = code not in self.listeners
-        self.listeners.setdefault(code, []).append(listener)
-        if not first:
-            return
-        sub = self._shards or self._subscriber
-        if sub is not None:
-            sub.subscribe(self.channel(code))
-        elif self.sharded:
-            await self.pubsub.ssubscribe(self.channel(code))
-        else:
-            await self.pubsub.subscribe(self.channel(code))
+        await self.channels.subscribe(code, listener)
 
     async def unsubscribe(self, code: str, listener: Listener) -> None:
-        got = self.listeners.get(code)
-        if got and listener in got:
-            got.remove(listener)
-            if not got:
-                del self.listeners[code]
-                sub = self._shards or self._subscriber
-                if sub is not None:
-                    sub.unsubscribe(self.channel(code))
-                elif self.sharded:
-                    await self.pubsub.sunsubscribe(self.channel(code))
-                else:
-                    await self.pubsub.unsubscribe(self.channel(code))
+        await self.channels.unsubscribe(code, listener)
 
     async def set_public(self, code: str, public: bool) -> None:
         if not public:  # (a room becomes listed through its commit, which brings its line)
-            await self._list(code, b"")
-
-    async def _alive(self, codes: list[str]) -> list[bool]:
-        """Which of these rooms still exist: one key each, pipelined (on a cluster, grouped by master)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for c in codes:
-            pipe.exists(self._room(c))
-        return [bool(n) for n in await pipe.execute()]
+            await self.lobby.put(code, b"")
 
     async def public_rooms(self) -> list[str]:
-        codes = [c.decode() for c in cast("list[bytes]", await self.redis.zrange(f"{LOBBY}public", 0, -1))]
-        alive = [c for c, ok in zip(codes, await self._alive(codes), strict=True) if ok]
-        stale = set(codes) - set(alive)
-        if stale:
-            await self.redis.zrem(f"{LOBBY}public", *stale)
-        return alive
+        return await self.lobby.public_rooms()
 
     async def listed(self, limit: int) -> list[bytes]:
-        # Rooms that expired (or lost their line) leave the index as they are met; the work is bounded by 4 * limit.
-        keys = [f"{LOBBY}public", f"{LOBBY}lines"]
-        flat = cast("list[bytes]", await self._candidates(keys=keys, args=[4 * limit]))
-        codes, lines = [c.decode() for c in flat[0::2]], flat[1::2]
-        out: list[bytes] = []
-        for code, line, alive in zip(codes, lines, await self._alive(codes), strict=True):
-            if alive and line and len(out) < limit:
-                out.append(line)
-            elif not (alive and line):
-                await self._index(keys=keys, args=[code, b"-", 0])
-        return out
+        return await self.lobby.listed(limit)

@@ -17,7 +17,8 @@ import pytest
 import redis.asyncio as aioredis
 from rajas.protocol import pack
 from rajas.server.redis_cluster import ClusterUrl, key_slot
-from rajas.server.redis_store import LOBBY, RedisStore
+from rajas.server.redis_lobby import LOBBY
+from rajas.server.redis_store import RedisStore
 
 from tests.scale.cluster import Cluster, redis_cluster
 

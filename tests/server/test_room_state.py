@@ -232,7 +232,8 @@ async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_u
 
 async def test_an_expired_room_leaves_the_lobby_index(redis_url: str) -> None:
     from rajas.protocol import pack
-    from rajas.server.redis_store import LOBBY, RedisStore
+    from rajas.server.redis_lobby import LOBBY
+    from rajas.server.redis_store import RedisStore
 
     memory = MemoryStore(ttl=10)
     assert await memory.create("m1", "mw1", b"\x80", True, b"\x80", pack({"code": "m1"}))
