@@ -67,28 +67,37 @@ class SlotMap:
     def __init__(self, url: ClusterUrl) -> None:
         self.url = url
         self.owner: list[tuple[str, int]] = []  # slot -> master
+        self._pipe: Pipe | None = None
+        self._at: tuple[str, int] | None = None
 
     async def read(self) -> bool:
-        """Reads the slots' masters from the first node that answers; True if the map changed."""
+        """Reads the slots' masters (over one kept connection, to the first node that answers); True if the map
+        changed."""
         last: Exception | None = None
-        for host, port in [*sorted(set(self.owner)), *self.url.seeds]:
-            pipe = Pipe(self.url.node_url(host, port))
+        for address in [*([self._at] if self._at else []), *sorted(set(self.owner)), *self.url.seeds]:
+            if self._pipe is None or self._at != address:
+                self.close()
+                self._pipe, self._at = Pipe(self.url.node_url(*address)), address
             try:
-                got = await asyncio.wait_for(pipe.call(["CLUSTER", "SLOTS"]), 5)
+                got = await asyncio.wait_for(self._pipe.call(["CLUSTER", "SLOTS"]), 5)
             except (PipeError, TimeoutError) as e:
                 last = e
+                self.close()
                 continue
-            finally:
-                pipe.close()
             owner = [self.url.seeds[0]] * SLOTS
             for entry in got:
                 first, end, master = int(entry[0]), int(entry[1]), entry[2]
-                address = (master[0].decode() or host, int(master[1]))
-                owner[first : end + 1] = [address] * (end + 1 - first)
+                at = (master[0].decode() or address[0], int(master[1]))
+                owner[first : end + 1] = [at] * (end + 1 - first)
             changed = owner != self.owner
             self.owner = owner
             return changed
         raise PipeError(f"no cluster node answered CLUSTER SLOTS: {last}")
+
+    def close(self) -> None:
+        if self._pipe is not None:
+            self._pipe.close()
+        self._pipe, self._at = None, None
 
     def master(self, key: bytes) -> tuple[str, int]:
         return self.owner[key_slot(key)]

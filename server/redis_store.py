@@ -111,10 +111,10 @@ class RedisStore(RoomStore):
         self.sharded = await self._has_spublish()
         self._publish = "SPUBLISH" if self.sharded else "PUBLISH"
         await self.redis.script_load(COMMIT)  # so the pipe's first EVALSHA finds it (on every master of a cluster)
-        self._beater = asyncio.create_task(self._beat())
         if self._slots is not None:
             await self._slots.read()
         await self.channels.start(self.redis, self.url, self.sharded, self._slots, bool(self._pipes), self.node)
+        self._beater = asyncio.create_task(self._beat())
 
     async def _has_spublish(self) -> bool:
         try:
@@ -161,6 +161,8 @@ class RedisStore(RoomStore):
             pipe.close()
         if self._routed is not None:
             self._routed.close()
+        if self._slots is not None:
+            self._slots.close()
         await self.channels.close()
         await self.redis.aclose()
 

@@ -91,3 +91,29 @@ async def test_a_node_killed_mid_game_on_a_cluster(cluster_nodes: Topology) -> N
             if s.client is not None:
                 await s.client.close()
     assert sum(s.reconnects for _, seats, _ in rooms for s in seats) >= 1
+
+
+async def test_a_master_killed_and_restarted_keeps_its_rooms(cluster_nodes: Topology) -> None:
+    assert cluster_nodes.cluster is not None
+    rooms = [await seat_room(cluster_nodes.url, players=3, grace=30, bot="random") for _ in range(4)]
+    for _, seats, _ in rooms:
+        for s in seats:
+            s.think = 0.003
+    plays = [asyncio.ensure_future(s.play()) for _, seats, _ in rooms for s in seats]
+    await asyncio.sleep(0.8)
+    assert not all(p.done() for p in plays)
+    codes = {created["code"] for created, _, _ in rooms}
+    ports = cluster_nodes.cluster.ports
+    victim = next(i for i, port in enumerate(ports) if rooms_by_master(cluster_nodes)[port] & codes)
+    cluster_nodes.cluster.kill_master(victim)  # kill -9: its rooms come back from its append-only file
+    await asyncio.sleep(0.5)
+    cluster_nodes.cluster.start_master(victim)
+    done = await asyncio.wait_for(asyncio.gather(*plays), timeout=120)
+    assert all(c.over for c in done)
+    for created, seats, _ in rooms:
+        log = fetch_log(cluster_nodes.url, created["code"])
+        assert verify(log)["ok"]
+        check_acked(log, seats)
+        for s in seats:
+            if s.client is not None:
+                await s.client.close()

@@ -179,3 +179,27 @@ async def test_a_silent_node_loses_its_presence_and_a_closed_one_at_once(
         assert await alive.presence(code, "seat-c", 0) == {"seat-c": 1}
     finally:
         await alive.close()
+
+
+async def test_a_unix_socket_url_goes_through_redis_py_with_shard_channels() -> None:
+    tmp = tempfile.mkdtemp(prefix="rajas-unix-")
+    sock = f"{tmp}/redis.sock"
+    cmd = [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", "0", "--unixsocket", sock,
+           "--dir", tmp, "--save", ""]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while subprocess.run(["redis-cli", "-s", sock, "ping"], capture_output=True).stdout != b"PONG\n":
+            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
+            time.sleep(0.05)
+        store = RedisStore(f"unix://{sock}")
+        await store.start()
+        try:
+            assert store.sharded and store.channels.lean is None  # (no lean connection on a unix socket)
+            await test_stores.test_store_contract(store)
+        finally:
+            await store.close()
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
