@@ -63,12 +63,14 @@ async def test_commits_still_land_when_the_script_cache_is_flushed(redis_url: st
         await store.close()
 
 
+@pytest.mark.parametrize("sharded", [False, True])
 async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_lost_connection(
-    redis_url: str,
+    redis_url: str, sharded: bool
 ) -> None:
     got: list[tuple[bytes, bytes]] = []
-    sub = Subscriber(redis_url, lambda channel, data: got.append((channel, data)))
+    sub = Subscriber(redis_url, lambda channel, data: got.append((channel, data)), sharded=sharded)
     plain = aioredis.Redis.from_url(redis_url)
+    publish = "SPUBLISH" if sharded else "PUBLISH"  # (a shard channel hears SPUBLISH only, a plain one PUBLISH)
     try:
         await sub.start()
         sub.subscribe("rajas-test:a")
@@ -76,7 +78,7 @@ async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_l
 
         async def publish_until_heard(channel: str, data: bytes) -> None:
             for _ in range(100):  # (a subscription takes effect when Redis has read it)
-                await plain.publish(channel, data)
+                await plain.execute_command(publish, channel, data)
                 await asyncio.sleep(0.02)
                 if (channel.encode(), data) in got:
                     return
@@ -86,7 +88,7 @@ async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_l
         sub.unsubscribe("rajas-test:a")
         await publish_until_heard("rajas-test:b", b"two")
         got.clear()
-        await plain.publish("rajas-test:a", b"not for us")
+        await plain.execute_command(publish, "rajas-test:a", b"not for us")
         await plain.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # the connection drops
         await publish_until_heard("rajas-test:b", b"three")  # back, and subscribed again
         assert (b"rajas-test:a", b"not for us") not in got
