@@ -129,6 +129,25 @@ class ClusterPipes:
                 self.reread()
             raise
 
+    async def call_many(self, keyed: Sequence[tuple[str, Sequence[bytes | str | int | float]]]) -> list[Any]:
+        """Commands (each with its key) grouped by master, one write to each; the answers in the given order."""
+        groups: dict[tuple[str, int], list[int]] = {}
+        for i, (key, _) in enumerate(keyed):
+            groups.setdefault(self.slots.master(key.encode()), []).append(i)
+        out: list[Any] = [None] * len(keyed)
+        for master, where in groups.items():
+            pipes = self.pipes.get(master)
+            if pipes is None:
+                pipes = self.pipes[master] = [Pipe(self.slots.url.node_url(*master)) for _ in range(self.per)]
+            try:
+                got = await pipes[0].call_many([keyed[i][1] for i in where])
+            except PipeError:
+                self.reread()
+                raise
+            for i, answer in zip(where, got, strict=True):
+                out[i] = answer
+        return out
+
     def reread(self) -> None:
         """Reads the slot map again in the background (once at a time)."""
         if self._rereading is None or self._rereading.done():

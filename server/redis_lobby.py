@@ -7,7 +7,7 @@ slot; whether a listed room still exists is asked per room key, each on its own 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import cast
 
 import redis.asyncio as aioredis
@@ -21,9 +21,15 @@ LINES = LOBBY + "lines"  # hash: code -> its line
 
 
 class RedisLobby:
-    def __init__(self, redis: aioredis.Redis | RedisCluster, room_key: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis | RedisCluster,
+        room_key: Callable[[str], str],
+        exists: Callable[[list[str]], Awaitable[list[bool]]],
+    ) -> None:
         self.redis = redis
         self.room_key = room_key
+        self.exists = exists  # which of these keys exist: one key each (a cluster has each room on its own master)
         self._index = redis.register_script(INDEX)
         self._candidates = redis.register_script(CANDIDATES)
 
@@ -35,29 +41,32 @@ class RedisLobby:
         """A public room without its line yet: ordered in the index, shown once it has one."""
         await self.redis.zadd(PUBLIC, {code: time.time()}, nx=True)
 
-    async def _alive(self, codes: list[str]) -> list[bool]:
-        """Which of these rooms still exist: one key each, pipelined (on a cluster, grouped by master)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for c in codes:
-            pipe.exists(self.room_key(c))
-        return [bool(n) for n in await pipe.execute()]
-
     async def public_rooms(self) -> list[str]:
         codes = [c.decode() for c in cast("list[bytes]", await self.redis.zrange(PUBLIC, 0, -1))]
-        alive = [c for c, ok in zip(codes, await self._alive(codes), strict=True) if ok]
+        alive = [c for c, ok in zip(codes, await self.exists([self.room_key(c) for c in codes]), strict=True) if ok]
         stale = set(codes) - set(alive)
         if stale:
             await self.redis.zrem(PUBLIC, *stale)
         return alive
 
     async def listed(self, limit: int) -> list[bytes]:
-        # Rooms that expired (or lost their line) leave the index as they are met; the work is bounded by 4 * limit.
+        # Rooms that expired (or lost their line) leave the index as they are met. The candidates are checked a few
+        # more than still wanted at a time, so usually `limit` rooms are asked about; never more than 4 * limit.
         flat = cast("list[bytes]", await self._candidates(keys=[PUBLIC, LINES], args=[4 * limit]))
         codes, lines = [c.decode() for c in flat[0::2]], flat[1::2]
         out: list[bytes] = []
-        for code, line, alive in zip(codes, lines, await self._alive(codes), strict=True):
-            if alive and line and len(out) < limit:
-                out.append(line)
-            elif not (alive and line):
-                await self.put(code, b"")
+        stale: list[str] = []
+        at = 0
+        while at < len(codes) and len(out) < limit:
+            chunk = range(at, min(len(codes), at + limit - len(out) + 4))
+            alive = await self.exists([self.room_key(codes[i]) for i in chunk])
+            for i, ok in zip(chunk, alive, strict=True):
+                if not (ok and lines[i]):
+                    stale.append(codes[i])
+                elif len(out) < limit:
+                    out.append(lines[i])
+            at = chunk.stop
+        if stale:
+            await self.redis.zrem(PUBLIC, *stale)
+            await self.redis.hdel(LINES, *stale)
         return out

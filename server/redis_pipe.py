@@ -102,6 +102,17 @@ class Pipe(_Address):
         self._transport.write(encode(args))
         return await fut
 
+    async def call_many(self, commands: Sequence[Sequence[bytes | str | int | float]]) -> list[Any]:
+        """Several commands in one write; their answers in order (PipeError if any failed)."""
+        if self._transport is None:
+            await self._connect()
+        assert self._transport is not None
+        loop = asyncio.get_running_loop()
+        futs: list[asyncio.Future[Any]] = [loop.create_future() for _ in commands]
+        self._waiting.extend(futs)
+        self._transport.write(b"".join(encode(c) for c in commands))
+        return list(await asyncio.gather(*futs))
+
     async def _connect(self) -> None:
         if self._connecting is None:
             self._connecting = asyncio.ensure_future(self._open())

@@ -75,7 +75,7 @@ class RedisStore(RoomStore):
                 self._pipes = [Pipe(url) for _ in range(PIPES)]
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
-        self.lobby = RedisLobby(self.redis, self._room)
+        self.lobby = RedisLobby(self.redis, self._room, self._exists)
         self._presence = self.redis.register_script(PRESENCE)
         self._turn = 0
         # Sharded channels (SPUBLISH/SSUBSCRIBE, Redis 7) where the server has them: on a cluster a message then
@@ -255,6 +255,20 @@ class RedisStore(RoomStore):
             pass  # (e.g. Redis restarted: the script is gone, or a slot moved) redis-py reloads, follows and retries
         got = await self._commit(keys=keys, args=args)
         return got if isinstance(got, bytes) else int(got)
+
+    async def _exists(self, keys: list[str]) -> list[bool]:
+        """Which of these keys exist, asked in one write per master over the lean connections where there are."""
+        try:
+            if self._routed is not None:
+                return [bool(n) for n in await self._routed.call_many([(k, ["EXISTS", k]) for k in keys])]
+            if self._pipes:
+                return [bool(n) for n in await self._pipes[0].call_many([["EXISTS", k] for k in keys])]
+        except PipeError:
+            pass  # (Redis restarted, a slot moved) redis-py reconnects and follows
+        pipe = self.redis.pipeline(transaction=False)
+        for k in keys:
+            pipe.exists(k)
+        return [bool(n) for n in await pipe.execute()]
 
     async def log(self, code: str) -> list[bytes]:
         return cast("list[bytes]", await self.redis.lrange(self._log(code), 0, -1))

@@ -110,6 +110,18 @@ async def test_the_lobby_index_on_a_cluster(store: RedisStore) -> None:
     assert line in await store.listed(50) and "lobby-c" in await store.public_rooms()
     assert await store.commit("lobby-c", 1, pack({"v": 2}), None, b"\x80", listing=b"")  # the game started
     assert line not in await store.listed(50)
+    short = RedisStore(store.url, ttl=1)
+    await short.start()
+    try:  # an expired room (its keys on whichever master) leaves the index when next met
+        gone = pack({"code": "lobby-x"})
+        assert await short.create("lobby-x", "lobby-x-w", pack({"v": 1}), True, b"", gone)
+        assert gone in await store.listed(50)
+        await asyncio.sleep(2.1)
+        assert gone not in await store.listed(50)
+        assert await store.redis.zscore(f"{LOBBY}public", "lobby-x") is None
+        assert await store.redis.hget(f"{LOBBY}lines", "lobby-x") is None
+    finally:
+        await short.close()
 
 
 @contextlib.contextmanager

@@ -31,6 +31,19 @@ async def test_answers_come_back_in_order_and_errors_as_pipe_errors(redis_url: s
         pipe.close()
 
 
+async def test_many_commands_in_one_write_answer_in_order(redis_url: str) -> None:
+    pipe = Pipe(redis_url)
+    try:
+        await pipe.call(["SET", "rajas-test:there", b"1"])
+        got = await pipe.call_many([["EXISTS", "rajas-test:there"], ["EXISTS", "rajas-test:not-there"]] * 50)
+        assert got == [1, 0] * 50
+        with pytest.raises(PipeError, match="NOSCRIPT"):
+            await pipe.call_many([["PING"], ["EVALSHA", "0" * 40, 0]])
+        assert await pipe.call(["PING"]) == b"PONG"
+    finally:
+        pipe.close()
+
+
 async def test_a_lost_connection_fails_what_waits_and_the_next_call_reconnects(redis_url: str) -> None:
     pipe = Pipe(redis_url)
     try:
