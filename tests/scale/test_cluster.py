@@ -70,12 +70,12 @@ async def test_one_room_spread_over_both_nodes_on_a_cluster(cluster_nodes: Topol
 
 
 async def test_a_node_killed_mid_game_on_a_cluster(cluster_nodes: Topology) -> None:
-    rooms = [await seat_room(cluster_nodes.url, players=3, grace=30, bot="random") for _ in range(2)]
+    rooms = [await seat_room(cluster_nodes.url, players=4, grace=30, bot="random") for _ in range(2)]
     for _, seats, _ in rooms:
         for s in seats:
-            s.think = 0.002
+            s.think = 0.005  # (games long enough to be under way when the node dies)
     plays = [asyncio.ensure_future(s.play()) for _, seats, _ in rooms for s in seats]
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(0.5)
     assert not all(p.done() for p in plays)
     cluster_nodes.kill_node(0)
     try:
@@ -95,12 +95,12 @@ async def test_a_node_killed_mid_game_on_a_cluster(cluster_nodes: Topology) -> N
 
 async def test_a_master_killed_and_restarted_keeps_its_rooms(cluster_nodes: Topology) -> None:
     assert cluster_nodes.cluster is not None
-    rooms = [await seat_room(cluster_nodes.url, players=3, grace=30, bot="random") for _ in range(4)]
+    rooms = [await seat_room(cluster_nodes.url, players=4, grace=30, bot="random") for _ in range(4)]
     for _, seats, _ in rooms:
         for s in seats:
-            s.think = 0.003
+            s.think = 0.005
     plays = [asyncio.ensure_future(s.play()) for _, seats, _ in rooms for s in seats]
-    await asyncio.sleep(0.8)
+    await asyncio.sleep(0.5)
     assert not all(p.done() for p in plays)
     codes = {created["code"] for created, _, _ in rooms}
     ports = cluster_nodes.cluster.ports
