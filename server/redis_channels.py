@@ -19,8 +19,8 @@ def channel(code: str) -> str:
     return f"{PREFIX}{{{code}}}:ch"
 
 
-def code_of(name: bytes) -> str:
-    return name[len(PREFIX) + 1 : -4].decode()
+_START = len(PREFIX) + 1  # where the room's code starts in a channel's name
+
 
 
 class Channels:
@@ -62,8 +62,10 @@ class Channels:
                 await self.pubsub.aclose()
 
     def dispatch(self, name: bytes, data: bytes) -> None:
-        for listener in list(self.listeners.get(code_of(name), ())):
-            listener(data)
+        got = self.listeners.get(name[_START:-4].decode())
+        if got:
+            for listener in list(got):
+                listener(data)
 
     async def _read(self) -> None:
         while True:

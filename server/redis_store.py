@@ -228,7 +228,7 @@ class RedisStore(RoomStore):
         last = as_bytes(recent) if recent is not None else b""
         mode = "f" if not fixed else "S" if fixed_changed else "s"
         args: list[bytes | str | int | float] = [
-            str(expected), as_bytes(record), entry, message, self.channel(code), self.ttl, last, RECENT,
+            str(expected), as_bytes(record), entry, message, f"{PREFIX}{{{code}}}:ch", self.ttl, last, RECENT,
             mode, fixed if mode == "S" else b"", self._publish,
         ]  # fmt: skip
         got = await self._eval_commit(keys, args)
