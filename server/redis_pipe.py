@@ -102,6 +102,17 @@ class Pipe(_Address):
         self._transport.write(encode(args))
         return await fut
 
+    async def call_many(self, commands: Sequence[Sequence[bytes | str | int | float]]) -> list[Any]:
+        """Several commands in one write; their answers in order (PipeError if any failed)."""
+        if self._transport is None:
+            await self._connect()
+        assert self._transport is not None
+        loop = asyncio.get_running_loop()
+        futs: list[asyncio.Future[Any]] = [loop.create_future() for _ in commands]
+        self._waiting.extend(futs)
+        self._transport.write(b"".join(encode(c) for c in commands))
+        return list(await asyncio.gather(*futs))
+
     async def _connect(self) -> None:
         if self._connecting is None:
             self._connecting = asyncio.ensure_future(self._open())
@@ -155,11 +166,15 @@ class Subscriber(_Address):
     """One connection subscribed to the rooms' channels; each message goes to `on_message(channel, data)` as
     soon as hiredis has parsed it (redis-py's reader made a dict and ran its parser and health checks per
     message). A lost connection comes back by itself, with backoff, subscribed again to every channel;
-    updates published meanwhile are caught by the hub's heartbeat, which compares room versions."""
+    updates published meanwhile are caught by the hub's heartbeat, which compares room versions.
+    `sharded`: shard channels (SSUBSCRIBE, Redis 7), which a Redis Cluster keeps on the master owning the channel's
+    slot instead of sending every message to every node."""
 
-    def __init__(self, url: str, on_message: Callable[[bytes, bytes], None]) -> None:
+    def __init__(self, url: str, on_message: Callable[[bytes, bytes], None], sharded: bool = False) -> None:
         super().__init__(url)
         self._on_message = on_message
+        self._sub, self._unsub = (b"SSUBSCRIBE", b"SUNSUBSCRIBE") if sharded else (b"SUBSCRIBE", b"UNSUBSCRIBE")
+        self._kind = b"smessage" if sharded else b"message"
         self.channels: set[bytes] = set()
         self._transport: asyncio.Transport | None = None
         self._reader = hiredis.Reader()
@@ -177,26 +192,33 @@ class Subscriber(_Address):
         if auth:
             transport.write(encode(auth))
         if self.channels:
-            transport.write(encode(["SUBSCRIBE", *self.channels]))
+            # One command per channel: a cluster refuses SSUBSCRIBE of channels in different slots at once.
+            transport.write(b"".join(encode([self._sub, c]) for c in self.channels) if self._sub == b"SSUBSCRIBE"
+                            else encode([self._sub, *self.channels]))
 
     def subscribe(self, channel: str) -> None:
         name = channel.encode()
         if name not in self.channels:
             self.channels.add(name)
             if self._transport is not None:
-                self._transport.write(encode(["SUBSCRIBE", name]))
+                self._transport.write(encode([self._sub, name]))
 
     def unsubscribe(self, channel: str) -> None:
         name = channel.encode()
         if name in self.channels:
             self.channels.discard(name)
             if self._transport is not None:
-                self._transport.write(encode(["UNSUBSCRIBE", name]))
+                self._transport.write(encode([self._unsub, name]))
 
     def _received(self, data: bytes) -> None:
         for reply in _replies(self._reader, data):
-            if type(reply) is list and len(reply) == 3 and reply[0] == b"message":
+            if type(reply) is list and len(reply) == 3 and reply[0] == self._kind:
                 self._on_message(reply[1], reply[2])
+
+    def connect_soon(self) -> None:
+        """Connects in the background (then subscribes to every channel) unless connected or connecting."""
+        if self._transport is None:
+            self._lost()
 
     def _lost(self) -> None:
         self._transport = None

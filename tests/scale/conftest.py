@@ -16,3 +16,10 @@ if not (REDIS and NGINX):  # pragma: no cover - tests/run.sh installs both
 def three_nodes() -> Iterator[Topology]:
     with topology(3) as top:
         yield top
+
+
+@pytest.fixture(scope="module")
+def cluster_nodes() -> Iterator[Topology]:
+    """Two nodes and nginx on a Redis Cluster of three masters."""
+    with topology(2, cluster=True) as top:
+        yield top

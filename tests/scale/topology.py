@@ -1,6 +1,7 @@
 """The deployment of docker-compose.yml as plain processes: redis-server with append-only persistence, several
 `rajas serve` nodes configured only by environment variables, and nginx (our own config, prefix, pid and
-logs in a temporary directory, on a free loopback port) balancing round robin in front of them."""
+logs in a temporary directory, on a free loopback port) balancing round robin in front of them. With
+`cluster=True`, a local Redis Cluster of three masters (cluster.py) in place of the one redis-server."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .cluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -98,6 +101,7 @@ class Topology:
     nginx: subprocess.Popen[bytes] | None = None
     nodes: list[Node] = field(default_factory=list)
     started: int = 0
+    cluster: Cluster | None = None
 
     @property
     def url(self) -> str:
@@ -105,9 +109,15 @@ class Topology:
 
     @property
     def redis_url(self) -> str:
+        if self.cluster is not None:
+            return self.cluster.url
         return f"redis://127.0.0.1:{self.redis_port}/0"
 
     def start_redis(self) -> None:
+        if self.cluster is not None:
+            (self.tmp / "cluster").mkdir(exist_ok=True)
+            self.cluster.start()
+            return
         # appendfsync always: an acknowledged decision is on disk before its reply, so even kill -9 of
         # Redis loses nothing (docker-compose.yml makes the same choice).
         self.redis = subprocess.Popen(
@@ -119,7 +129,7 @@ class Topology:
         wait_port(self.redis_port, self.redis, "redis-server")
 
     def kill_redis(self) -> None:
-        assert self.redis is not None
+        assert self.redis is not None and self.cluster is None
         self.redis.send_signal(signal.SIGKILL)
         self.redis.wait()
 
@@ -191,12 +201,14 @@ class Topology:
             if p is not None:
                 with contextlib.suppress(Exception):
                     p.wait(5)
+        if self.cluster is not None:
+            self.cluster.stop()
 
 
 @contextlib.contextmanager
-def topology(nodes: int) -> Any:
+def topology(nodes: int, cluster: bool = False) -> Any:
     tmp = Path(tempfile.mkdtemp(prefix="rajas-scale-"))
-    top = Topology(tmp, nodes)
+    top = Topology(tmp, nodes, cluster=Cluster(tmp / "cluster") if cluster else None)
     try:
         yield top.start()
     finally:

@@ -31,6 +31,19 @@ async def test_answers_come_back_in_order_and_errors_as_pipe_errors(redis_url: s
         pipe.close()
 
 
+async def test_many_commands_in_one_write_answer_in_order(redis_url: str) -> None:
+    pipe = Pipe(redis_url)
+    try:
+        await pipe.call(["SET", "rajas-test:there", b"1"])
+        got = await pipe.call_many([["EXISTS", "rajas-test:there"], ["EXISTS", "rajas-test:not-there"]] * 50)
+        assert got == [1, 0] * 50
+        with pytest.raises(PipeError, match="NOSCRIPT"):
+            await pipe.call_many([["PING"], ["EVALSHA", "0" * 40, 0]])
+        assert await pipe.call(["PING"]) == b"PONG"
+    finally:
+        pipe.close()
+
+
 async def test_a_lost_connection_fails_what_waits_and_the_next_call_reconnects(redis_url: str) -> None:
     pipe = Pipe(redis_url)
     try:
@@ -63,12 +76,14 @@ async def test_commits_still_land_when_the_script_cache_is_flushed(redis_url: st
         await store.close()
 
 
+@pytest.mark.parametrize("sharded", [False, True])
 async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_lost_connection(
-    redis_url: str,
+    redis_url: str, sharded: bool
 ) -> None:
     got: list[tuple[bytes, bytes]] = []
-    sub = Subscriber(redis_url, lambda channel, data: got.append((channel, data)))
+    sub = Subscriber(redis_url, lambda channel, data: got.append((channel, data)), sharded=sharded)
     plain = aioredis.Redis.from_url(redis_url)
+    publish = "SPUBLISH" if sharded else "PUBLISH"  # (a shard channel hears SPUBLISH only, a plain one PUBLISH)
     try:
         await sub.start()
         sub.subscribe("rajas-test:a")
@@ -76,7 +91,7 @@ async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_l
 
         async def publish_until_heard(channel: str, data: bytes) -> None:
             for _ in range(100):  # (a subscription takes effect when Redis has read it)
-                await plain.publish(channel, data)
+                await plain.execute_command(publish, channel, data)
                 await asyncio.sleep(0.02)
                 if (channel.encode(), data) in got:
                     return
@@ -86,7 +101,7 @@ async def test_the_subscriber_hands_over_messages_and_subscribes_again_after_a_l
         sub.unsubscribe("rajas-test:a")
         await publish_until_heard("rajas-test:b", b"two")
         got.clear()
-        await plain.publish("rajas-test:a", b"not for us")
+        await plain.execute_command(publish, "rajas-test:a", b"not for us")
         await plain.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # the connection drops
         await publish_until_heard("rajas-test:b", b"three")  # back, and subscribed again
         assert (b"rajas-test:a", b"not for us") not in got

@@ -235,7 +235,8 @@ async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_u
 
 async def test_an_expired_room_leaves_the_lobby_index(redis_url: str) -> None:
     from rajas.protocol import pack
-    from rajas.server.redis_store import PREFIX, RedisStore
+    from rajas.server.redis_lobby import LOBBY
+    from rajas.server.redis_store import RedisStore
 
     memory = MemoryStore(ttl=10)
     assert await memory.create("m1", "mw1", b"\x80", True, b"\x80", pack({"code": "m1"}))
@@ -249,9 +250,10 @@ async def test_an_expired_room_leaves_the_lobby_index(redis_url: str) -> None:
         code = "expiring-room"
         assert await redis.create(code, "expiring-watch", b"\x80", True, b"\x80", pack({"code": code}))
         assert pack({"code": code}) in await redis.listed(100)
+        assert await redis.redis.zscore(f"{LOBBY}public", code) is not None
         await asyncio.sleep(2.1)  # the room's keys expire; its index entries are dropped when next met
         assert pack({"code": code}) not in await redis.listed(100)
-        assert await redis.redis.zscore(f"{PREFIX}public", code) is None
-        assert await redis.redis.hget(f"{PREFIX}lobby", code) is None
+        assert await redis.redis.zscore(f"{LOBBY}public", code) is None
+        assert await redis.redis.hget(f"{LOBBY}lines", code) is None
     finally:
         await redis.close()

@@ -1,0 +1,217 @@
+"""The Redis store on a Redis Cluster of three masters: the same contract as on one Redis, each room's keys on the
+master owning its hash tag's slot, commits through the lean connection of that master, rooms' channels sharded,
+and a stale slot map corrected by itself. Also: sharded channels fall back to plain ones on a server without them,
+and a node's presence counts go with its deadline, kept in each room's own hash."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import redis.asyncio as aioredis
+from rajas.protocol import pack
+from rajas.server.redis_cluster import ClusterUrl, key_slot
+from rajas.server.redis_lobby import LOBBY
+from rajas.server.redis_store import RedisStore
+
+from tests.scale.cluster import Cluster, redis_cluster
+
+from . import test_stores
+from .conftest import free_port
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    with redis_cluster(3) as c:
+        yield c
+
+
+@pytest.fixture
+async def store(cluster: Cluster) -> AsyncIterator[RedisStore]:
+    s = RedisStore(cluster.url)
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def test_a_key_slot_is_crc16_of_its_hash_tag_as_redis_computes_it(cluster: Cluster) -> None:
+    for key in ["rajas:{AB12}:room", "rajas:{lobby}:public", "rajas:watch:xyz", "a{}b", "{}{x}", "plain", "{x"]:
+        assert key_slot(key.encode()) == int(cluster.cli("cluster", "keyslot", key))
+    code = "K7Q2"
+    keys = [RedisStore._room(code), RedisStore._log(code), RedisStore._recent(code), RedisStore.channel(code)]
+    assert len({key_slot(k.encode()) for k in keys}) == 1  # a room, its lists and its channel: one slot
+    assert key_slot(f"{LOBBY}public".encode()) == key_slot(f"{LOBBY}lines".encode())
+
+
+def test_a_cluster_url_names_its_seed_masters_and_credentials() -> None:
+    url = ClusterUrl("redis+cluster://me:p%40ss@10.0.0.1:7000,10.0.0.2:7001")
+    assert url.seeds == [("10.0.0.1", 7000), ("10.0.0.2", 7001)]
+    assert url.node_url("10.0.0.3", 7002) == "redis://me:p%40ss@10.0.0.3:7002/0"
+    assert ClusterUrl("redis+cluster://h:1").node_url("h", 1) == "redis://h:1/0"
+    for bad in ["redis://h:1", "redis+cluster://h", "redis+cluster://h:1,h2:x"]:
+        with pytest.raises(ValueError):
+            ClusterUrl(bad)
+
+
+async def test_the_store_contract_holds_on_a_cluster(store: RedisStore) -> None:
+    await test_stores.test_store_contract(store)
+    await test_stores.test_concurrent_commits_exactly_one_wins(store)
+    assert store.sharded  # (Redis 7: rooms' channels are shard channels)
+
+
+async def test_rooms_spread_over_the_masters_and_commit_on_the_lean_connection(
+    store: RedisStore, cluster: Cluster
+) -> None:
+    codes = [f"spread{i}" for i in range(24)]
+    for code in codes:
+        assert await store.create(code, code + "-w", pack({"v": 1}), public=False)
+        assert await store.commit(code, 1, pack({"v": 2}), pack([0]), pack({"v": 2}))
+    masters = {store._slots.master(store._room(c).encode()) for c in codes} if store._slots else set()
+    assert len(masters) == 3
+    assert store._routed is not None and set(store._routed.pipes) == masters  # a lean pipe to each room's master
+    for port in cluster.ports:  # each master holds whole rooms: its keys all under its own slots
+        keys = cluster.cli("--scan", "--pattern", "rajas:{spread*", port=port).split()
+        assert keys
+        assert all(int(cluster.cli("cluster", "countkeysinslot", str(key_slot(k.encode())), port=port)) for k in keys)
+
+
+async def test_a_stale_slot_map_is_followed_then_read_again(store: RedisStore) -> None:
+    assert store._slots is not None
+    truth = list(store._slots.owner)
+    masters = store._slots.masters()
+    store._slots.owner = [masters[(masters.index(m) + 1) % len(masters)] for m in truth]  # every slot wrong
+    code = "moved-room"
+    assert await store.create(code, code + "-w", pack({"v": 1}), public=False)
+    for v in range(1, 4):  # MOVED: redis-py follows it, and the map is read again meanwhile
+        assert await store.commit(code, v, pack({"v": v + 1}), None, pack({"v": v + 1}))
+    for _ in range(100):
+        if store._slots.owner == truth:
+            break
+        await asyncio.sleep(0.02)
+    assert store._slots.owner == truth
+    assert await store.version(code) == 4
+
+
+async def test_two_nodes_serve_one_room_on_a_cluster(cluster: Cluster) -> None:
+    await test_stores.test_two_nodes_serve_one_room(cluster.url)
+
+
+async def test_the_lobby_index_on_a_cluster(store: RedisStore) -> None:
+    line = pack({"code": "lobby-c"})
+    assert await store.create("lobby-c", "lobby-c-w", pack({"v": 1}), True, b"", line)
+    assert line in await store.listed(50) and "lobby-c" in await store.public_rooms()
+    assert await store.commit("lobby-c", 1, pack({"v": 2}), None, b"\x80", listing=b"")  # the game started
+    assert line not in await store.listed(50)
+    short = RedisStore(store.url, ttl=1)
+    await short.start()
+    try:  # an expired room (its keys on whichever master) leaves the index when next met
+        gone = pack({"code": "lobby-x"})
+        assert await short.create("lobby-x", "lobby-x-w", pack({"v": 1}), True, b"", gone)
+        assert gone in await store.listed(50)
+        await asyncio.sleep(2.1)
+        assert gone not in await store.listed(50)
+        assert await store.redis.zscore(f"{LOBBY}public", "lobby-x") is None
+        assert await store.redis.hget(f"{LOBBY}lines", "lobby-x") is None
+    finally:
+        await short.close()
+
+
+@contextlib.contextmanager
+def redis_without_shard_channels() -> Iterator[str]:
+    """A redis-server with SPUBLISH taken away, as on a Redis older than 7."""
+    tmp = tempfile.mkdtemp(prefix="rajas-redis6-")
+    port = free_port()
+    cmd = [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1",
+           "--dir", tmp, "--save", "", "--rename-command", "SPUBLISH", ""]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout != b"PONG\n":
+            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def test_rooms_use_plain_channels_on_a_server_without_shard_channels(redis_url: str) -> None:
+    with redis_without_shard_channels() as url:
+        old = RedisStore(url)
+        await old.start()
+        try:
+            assert not old.sharded
+            await test_stores.test_store_contract(old)  # (updates reach the listener over PUBLISH/SUBSCRIBE)
+        finally:
+            await old.close()
+    new = RedisStore(redis_url)
+    await new.start()
+    try:
+        assert new.sharded
+        await new.subscribe("shard-check", lambda m: None)
+        plain = aioredis.Redis.from_url(redis_url)
+        for _ in range(100):
+            if new.channel("shard-check").encode() in await plain.execute_command("PUBSUB", "SHARDCHANNELS"):
+                break
+            await asyncio.sleep(0.01)
+        assert new.channel("shard-check").encode() in await plain.execute_command("PUBSUB", "SHARDCHANNELS")
+        await plain.aclose()
+    finally:
+        await new.close()
+
+
+@pytest.mark.parametrize("where", ["single", "cluster"])
+async def test_a_silent_node_loses_its_presence_and_a_closed_one_at_once(
+    where: str, redis_url: str, request: pytest.FixtureRequest
+) -> None:
+    url = redis_url if where == "single" else request.getfixturevalue("cluster").url
+    code = f"gone-{where}"
+    dead, closing, alive = RedisStore(url, node="dead", node_ttl=1), RedisStore(url, node="closing"), RedisStore(url)
+    for s in (dead, closing, alive):
+        await s.start()
+    try:
+        assert await alive.create(code, code + "-w", pack({"v": 1}), public=False)
+        await dead.presence(code, "seat-a", +1)
+        await closing.presence(code, "seat-b", +1)
+        assert await alive.presence(code, "seat-c", +1) == {"seat-a": 1, "seat-b": 1, "seat-c": 1}
+        dead._present.clear()  # (as if killed: it will not take its counts back)
+        await dead.close()
+        await closing.close()  # a clean stop takes its counts back at once
+        assert await alive.presence(code, "seat-c", 0) == {"seat-a": 1, "seat-c": 1}
+        await asyncio.sleep(1.2)  # past the dead node's deadline, which nothing moved on
+        assert await alive.presence(code, "seat-c", 0) == {"seat-c": 1}
+    finally:
+        await alive.close()
+
+
+async def test_a_unix_socket_url_goes_through_redis_py_with_shard_channels() -> None:
+    tmp = tempfile.mkdtemp(prefix="rajas-unix-")
+    sock = f"{tmp}/redis.sock"
+    cmd = [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", "0", "--unixsocket", sock,
+           "--dir", tmp, "--save", ""]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while subprocess.run(["redis-cli", "-s", sock, "ping"], capture_output=True).stdout != b"PONG\n":
+            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
+            time.sleep(0.05)
+        store = RedisStore(f"unix://{sock}")
+        await store.start()
+        try:
+            assert store.sharded and store.channels.lean is None  # (no lean connection on a unix socket)
+            await test_stores.test_store_contract(store)
+        finally:
+            await store.close()
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
