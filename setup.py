@@ -27,8 +27,8 @@ COMPILED = {
     "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
                "tracks", "turns"),
     "server": ("changes", "connection", "encoding", "hub", "inbox", "local_room", "memory_store", "metrics",
-               "packed", "redis_pipe", "redis_store", "room", "room_tasks", "rooms", "session", "snapshots", "store",
-               "watchdog"),
+               "packed", "redis_channels", "redis_cluster", "redis_pipe", "redis_store", "room", "room_tasks", "rooms",
+               "session", "snapshots", "store", "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports
