@@ -51,8 +51,9 @@ export function showResult(view) {
   { "data-overlay": "result" });
 }
 
-// The engine's sources of fame and money (engine/effects.py SOURCES), in the order the breakdown lists them.
-const SOURCES = ["building", "market", "river", "palace", "track_bonus", "province_bonus", "tent_bonus",
+// The engine's sources of fame and money (engine/effects.py SOURCES, a test keeps them equal), in the order the
+// breakdown lists them.
+export const SOURCES = ["building", "market", "river", "palace", "track_bonus", "province_bonus", "tent_bonus",
   "column_bonus", "upgrade_bonus", "karma_bonus", "bonus"];
 
 // One table per track: a row per source that gave anyone something, a column per player, and the total.

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from rajas.engine import apply, legal_decisions, load_sheet, new_game
+from rajas.engine.effects import SOURCES
 from web_helpers import ARTIFACTS, ROOT, open_demo
 
 AXE = ROOT / "tests" / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -89,6 +90,21 @@ def test_the_breakdown_speaks_dutch_and_german(page: Any, base_url: str, lang: s
     assert page.inner_text("[data-overlay=result] .breakdown-block h3") == title
     assert page.inner_text("[data-overlay=result] tr[data-source=river] th") == river
     assert page.console_errors == []
+
+
+def test_the_client_knows_every_source_of_the_engine_and_names_it_in_each_language(page: Any, base_url: str) -> None:
+    open_demo(page, base_url, "start")
+    got = page.evaluate(
+        """async () => {
+            const { SOURCES } = await import('./game_end.js');
+            const { t } = await import('./i18n.js');
+            return { sources: SOURCES, labels: ['en', 'nl', 'de'].map((l) => SOURCES.map((s) => t(`src_${s}`, l))) };
+        }"""
+    )
+    assert got["sources"] == list(SOURCES)
+    for labels in got["labels"]:
+        assert all(not label.startswith("src ") for label in labels), labels
+    assert len({tuple(ls) for ls in got["labels"]}) == 3, "each language its own words"
 
 
 def test_the_breakdown_has_no_serious_axe_violation(page: Any, base_url: str) -> None:
