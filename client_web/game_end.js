@@ -1,9 +1,10 @@
 // The end of the game: who won in words ("You win!" for the winner), and the final score table with the
-// tie-breaks in plain words and the dice check behind a "Verify the dice" link.
+// tie-breaks in plain words, each player's fame and money by source, and the dice check behind a "Verify the
+// dice" link.
 
 import { glyph } from "./glyphs.js";
 import { html } from "./svg.js";
-import { overlapWords } from "./words.js";
+import { num, overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
 
 export function winnerText(view, res) {
@@ -45,7 +46,37 @@ export function showResult(view) {
     html("p", { class: "result-winner", "data-winner-text": "" }, glyph("trophy", 26), ` ${winnerText(view, res)}`),
     // Only the server's round limit ends a game in which nobody's tracks crossed.
     res.some((r) => r.crossed) ? null : html("p", { class: "muted", "data-ended": "round_limit" }, view.L("round_limit", { n: S.game.state.round })),
-    html("div", { class: "table-scroll" }, table), seed, view.actions.diceCheck ? view.actions.diceCheck.node() : null,
+    html("div", { class: "table-scroll" }, table), breakdown(view, res), seed, view.actions.diceCheck ? view.actions.diceCheck.node() : null,
     html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => view.actions.home() }, view.L("new_game")))),
   { "data-overlay": "result" });
+}
+
+// The engine's sources of fame and money (engine/effects.py SOURCES, a test keeps them equal), in the order the
+// breakdown lists them.
+export const SOURCES = ["building", "market", "river", "palace", "track_bonus", "province_bonus", "tent_bonus",
+  "column_bonus", "upgrade_bonus", "karma_bonus", "bonus"];
+
+// One table per track: a row per source that gave anyone something, a column per player, and the total.
+function sourceTable(view, res, track) {
+  const names = view.names();
+  const key = `${track}_by_source`;
+  const used = SOURCES.filter((src) => res.some((r) => (r[key] || {})[src]));
+  const cell = (n) => html("td", { class: "num" }, num(n || 0, view.lang));
+  return html("table", { class: "result-table breakdown", "data-breakdown": track },
+    html("caption", null, view.L(`bd_${track}`)),
+    html("thead", null, html("tr", null, html("th", { scope: "col" }, view.L("bd_source")),
+      ...res.map((r) => html("th", { scope: "col", class: "num", "data-seat": r.seat }, names[r.seat])))),
+    html("tbody", null, used.map((src) => html("tr", { "data-source": src },
+      html("th", { scope: "row" }, view.L(`src_${src}`)),
+      ...res.map((r) => cell((r[key] || {})[src]))))),
+    html("tfoot", null, html("tr", { "data-source": "total" }, html("th", { scope: "row" }, view.L("bd_total")),
+      ...res.map((r) => cell(r[track])))));
+}
+
+function breakdown(view, res) {
+  if (!res.some((r) => r.fame_by_source && r.money_by_source)) return null; // a result from an older server
+  return html("section", { class: "breakdown-block", "aria-labelledby": "bd-title" },
+    html("h3", { id: "bd-title" }, view.L("bd_title")),
+    html("div", { class: "table-scroll" }, sourceTable(view, res, "fame")),
+    html("div", { class: "table-scroll" }, sourceTable(view, res, "money")));
 }

@@ -455,6 +455,36 @@ const CLIENT18 = {
 for (const lang of Object.keys(CLIENT18)) Object.assign(STRINGS[lang], CLIENT18[lang]);
 // ---- end of the issue 18 block --------------------------------------------------------------------------
 
+// ---- issue 18 (helper `breakdown`): where each player's fame and money came from, on the final scores ------
+const BREAKDOWN = {
+  en: {
+    bd_title: "Where the points came from", bd_fame: "Fame by source", bd_money: "Money by source",
+    bd_source: "Source", bd_total: "Total",
+    src_building: "Buildings erected", src_market: "Goods sold", src_river: "River", src_palace: "Raja Man Singh",
+    src_track_bonus: "Fame and money track bonuses", src_province_bonus: "Province edge bonuses",
+    src_tent_bonus: "Tent bonuses (goods sold out)", src_column_bonus: "Palace column bonuses",
+    src_upgrade_bonus: "Upgrade bonuses", src_karma_bonus: "Karma track bonuses", src_bonus: "Other bonuses",
+  },
+  nl: {
+    bd_title: "Waar de punten vandaan kwamen", bd_fame: "Roem per bron", bd_money: "Geld per bron",
+    bd_source: "Bron", bd_total: "Totaal",
+    src_building: "Gebouwde gebouwen", src_market: "Verkochte goederen", src_river: "Rivier", src_palace: "Raja Man Singh",
+    src_track_bonus: "Bonussen op het roem- en geldspoor", src_province_bonus: "Bonussen aan de rand van de provincie",
+    src_tent_bonus: "Tentbonussen (goederen uitverkocht)", src_column_bonus: "Bonussen van paleiskolommen",
+    src_upgrade_bonus: "Uitbreidingsbonussen", src_karma_bonus: "Bonussen op het karmaspoor", src_bonus: "Andere bonussen",
+  },
+  de: {
+    bd_title: "Woher die Punkte kamen", bd_fame: "Ruhm nach Herkunft", bd_money: "Geld nach Herkunft",
+    bd_source: "Herkunft", bd_total: "Summe",
+    src_building: "Errichtete Gebäude", src_market: "Verkaufte Waren", src_river: "Fluss", src_palace: "Raja Man Singh",
+    src_track_bonus: "Boni der Ruhm- und Geldleiste", src_province_bonus: "Boni am Rand der Provinz",
+    src_tent_bonus: "Zeltboni (Waren ausverkauft)", src_column_bonus: "Boni der Palastspalten",
+    src_upgrade_bonus: "Ausbauboni", src_karma_bonus: "Boni der Karmaleiste", src_bonus: "Andere Boni",
+  },
+};
+for (const lang of Object.keys(BREAKDOWN)) Object.assign(STRINGS[lang], BREAKDOWN[lang]);
+// ---- end of the breakdown block ---------------------------------------------------------------------------
+
 let current = "en";
 
 export function setLang(lang) {

@@ -5,7 +5,7 @@ a bonus. Effects are plain tuples `(kind, *params)` so a whole game state serial
 
 | kind               | params              | meaning                                                       |
 |--------------------|---------------------|---------------------------------------------------------------|
-| fame/money/karma   | amount              | record on the track                                           |
+| fame/money/karma   | amount[, source]    | record on the track (fame/money: `source` of SOURCES, below)  |
 | goods              | (tea, silk, spices) | circle these goods (purple die, fixed bonus)                  |
 | goods_die          |                     | the two goods of one purple die, player's choice of die       |
 | goods_choice       | n                   | n different goods of the player's choice                      |
@@ -90,3 +90,22 @@ def arms_names(arms: int) -> str:
 
 # Effects that need no choice and whose order among bonuses changes nothing: used at once.
 ORDER_FREE = frozenset({"fame", "money", "karma"})
+
+# Where fame and money come from, for the end-of-game breakdown (docs/protocol.md, events `fame` and `money`):
+# an erected building, goods sold, a river reward, Raja Man Singh's money, and the bonuses of the fame or money
+# track, the province's edge, a sold-out tent, a palace column, the upgrade table and the karma track.
+# `bonus` is a fame or money effect that came with no source (only tests put one on the stack directly).
+SOURCES: tuple[str, ...] = (
+    "building",
+    "market",
+    "river",
+    "palace",
+    "track_bonus",
+    "province_bonus",
+    "tent_bonus",
+    "column_bonus",
+    "upgrade_bonus",
+    "karma_bonus",
+    "bonus",
+)
+SOURCE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SOURCES)}

@@ -36,6 +36,7 @@ def check_player(g: GameState, seat: int) -> None:
     p = g.players[seat]
     who = f"seat {seat}"
     _check(p.fame >= 0 and p.money >= 0, f"{who}: negative score")
+    _check(sum(p.fame_from) == p.fame and sum(p.money_from) == p.money, f"{who}: sources do not add up")
     _check(0 <= p.karma_used <= p.karma_gained <= s.karma_spaces, f"{who}: karma track")
     for good in range(3):
         _check(0 <= p.sold[good] <= p.circled[good] <= len(s.prices), f"{who}: market row {good}")

@@ -96,6 +96,6 @@ def sell(g: GameState, counts: Counts, events: list[Event]) -> None:
                 finished_tents.append((good, end, bonus))
     events.append({"type": "goods_sold", "player": g.current, "goods": list(counts), "money": earned})
     if earned:
-        gain_money(g, earned, events)
+        gain_money(g, earned, "market", events)
     for good, end, bonus in finished_tents:
-        release(g, bonus, f"tent {good}:{end}", events)
+        release(g, bonus, f"tent {good}:{end}", "tent_bonus", events)

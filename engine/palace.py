@@ -19,7 +19,7 @@ CHARACTER_ACTIONS: dict[int, tuple[Effect, ...]] = {
     GREAT_MOGUL: (("great_mogul",),),
     MAHARANI: (("maharani",),),
     TRADER: (("trader",),),
-    RAJA_MAN_SINGH: (("money", 1), ("upgrade",)),
+    RAJA_MAN_SINGH: (("money", 1, "palace"), ("upgrade",)),
     MASTER_BUILDER: (("half_roads", 2),),
     PORTUGUESE: (("portuguese",),),
 }
@@ -48,7 +48,7 @@ def cross_out(g: GameState, character: int, events: list[Event]) -> None:
     after = min([p.palace[c] for c in members])
     events.append({"type": "palace_crossed", "player": g.current, "character": character, "uses": p.palace[character]})
     if after > before:
-        release(g, column_bonuses[after - 1], f"palace area {area} column {after}", events)
+        release(g, column_bonuses[after - 1], f"palace area {area} column {after}", "column_bonus", events)
     for eff in reversed(CHARACTER_ACTIONS[character]):
         g.stack.append(eff)
 
@@ -66,4 +66,4 @@ def upgrade(g: GameState, building: int, events: list[Event]) -> None:
     after = min(p.levels)
     events.append({"type": "upgraded", "player": g.current, "building": building, "level": p.levels[building]})
     if after > before:
-        release(g, g.sheet.upgrade_bonuses[after - 2], f"upgrade column {after - 1}", events)
+        release(g, g.sheet.upgrade_bonuses[after - 2], f"upgrade column {after - 1}", "upgrade_bonus", events)

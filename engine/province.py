@@ -96,7 +96,7 @@ def _edge_bonuses(g: GameState, cell: int, arms: int, events: list[Event]) -> No
         if bonus is None:
             continue
         p.edges_taken |= 1 << slot
-        release(g, bonus, f"edge {g.sheet.edge_names[slot]}", events)
+        release(g, bonus, f"edge {g.sheet.edge_names[slot]}", "province_bonus", events)
 
 
 def draw_road(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
@@ -111,7 +111,7 @@ def draw_road(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
         b = g.sheet.cell_building[cell]
         fame = p.levels[b]
         events.append({"type": "building_erected", "player": g.current, "cell": cell, "building": b, "fame": fame})
-        gain_fame(g, fame, events)
+        gain_fame(g, fame, "building", events)
     elif kind == "market":
         market = g.sheet.cell_market[cell]
         events.append({"type": "market_opened", "player": g.current, "cell": cell, "market": market})

@@ -137,9 +137,9 @@ def iter_options(g: GameState, eff: Effect) -> Iterator[Decision]:
 def run_automatic(g: GameState, eff: Effect, events: list[Event]) -> None:
     kind = eff[0]
     if kind == "fame":
-        gain_fame(g, eff[1], events)
+        gain_fame(g, eff[1], eff[2] if len(eff) > 2 else "bonus", events)
     elif kind == "money":
-        gain_money(g, eff[1], events)
+        gain_money(g, eff[1], eff[2] if len(eff) > 2 else "bonus", events)
     elif kind == "karma":
         gain_karma(g, eff[1], events)
     elif kind == "goods":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .state import GameState
-from .tracks import Event
+from .tracks import Event, sourced
 
 SYMBOL_LIMIT = 3  # "When you have marked the third space of one symbol, dice with this symbol are of no more use."
 
@@ -43,4 +43,4 @@ def mark(g: GameState, space: int, events: list[Event]) -> None:
     p.river |= 1 << space
     events.append({"type": "river_marked", "player": g.current, "space": space})
     for eff in reversed(g.sheet.river_reward[space]):
-        g.stack.append(eff)
+        g.stack.append(sourced(eff, "river"))

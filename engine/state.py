@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .effects import CHARACTERS, GOODS, Effect
+from .effects import CHARACTERS, GOODS, SOURCES, Effect
 from .rng import state_from_wire, state_to_wire
 from .sheet import Sheet
 
@@ -25,10 +25,12 @@ class PlayerState:
         "circled",
         "edges_taken",
         "fame",
+        "fame_from",
         "karma_gained",
         "karma_used",
         "levels",
         "money",
+        "money_from",
         "palace",
         "river",
         "roads",
@@ -37,6 +39,8 @@ class PlayerState:
 
     fame: int
     money: int
+    fame_from: list[int]  # fame by source (tracks.SOURCES), for the end-of-game breakdown
+    money_from: list[int]  # money by source, likewise
     karma_gained: int  # karma circled, the starting one included
     karma_used: int  # karma crossed out
     circled: list[int]  # per good: goods circled so far (left to right)
@@ -53,6 +57,8 @@ class PlayerState:
         p = cls()
         p.fame = 0
         p.money = 0
+        p.fame_from = [0] * len(SOURCES)
+        p.money_from = [0] * len(SOURCES)
         p.karma_gained = sheet.karma_start
         p.karma_used = 0
         p.circled = [0, 0, 0]
@@ -70,6 +76,8 @@ class PlayerState:
         p = PlayerState.__new__(PlayerState)  # (skips __init__: every slot is set right after)
         p.fame = self.fame
         p.money = self.money
+        p.fame_from = self.fame_from[:]
+        p.money_from = self.money_from[:]
         p.karma_gained = self.karma_gained
         p.karma_used = self.karma_used
         p.circled = self.circled[:]
@@ -100,6 +108,8 @@ class PlayerState:
         return {
             "fame": self.fame,
             "money": self.money,
+            "fame_by_source": by_source(self.fame_from),
+            "money_by_source": by_source(self.money_from),
             "karma_gained": self.karma_gained,
             "karma_used": self.karma_used,
             "circled": _named(GOODS, self.circled),
@@ -116,6 +126,9 @@ class PlayerState:
         p = cls()
         p.fame = int(d["fame"])
         p.money = int(d["money"])
+        # (A state saved before the breakdown existed has none: its sources are unknown, counted as `bonus`.)
+        p.fame_from = _counts(SOURCES, d.get("fame_by_source"), p.fame)
+        p.money_from = _counts(SOURCES, d.get("money_by_source"), p.money)
         p.karma_gained = int(d["karma_gained"])
         p.karma_used = int(d["karma_used"])
         p.circled = [int(d["circled"][g]) for g in GOODS]
@@ -133,6 +146,19 @@ def _named(names: tuple[str, ...], values: list[int]) -> dict[str, int]:
     # (Not dict(zip(..., strict=True)): compiled, that is a generic call and this loop is native; the server
     # converts the deciding player after every decision.)
     return {names[i]: values[i] for i in range(len(names))}
+
+
+def by_source(counts: list[int]) -> dict[str, int]:
+    """A player's fame or money by source, as names and amounts; the sources that gave nothing left out."""
+    return {SOURCES[i]: counts[i] for i in range(len(SOURCES)) if counts[i]}
+
+
+def _counts(names: tuple[str, ...], d: Any, total: int) -> list[int]:
+    if d is None:
+        out = [0] * len(names)
+        out[names.index("bonus")] = total
+        return out
+    return [int(d.get(n, 0)) for n in names]
 
 
 _bit_lists: dict[int, tuple[int, ...]] = {}  # a bit set (river spaces, edges taken) -> its members

@@ -7,17 +7,27 @@ from bisect import bisect_right
 from fractions import Fraction
 from typing import Any
 
-from .effects import Effect
+from .effects import SOURCE_INDEX, Effect
 from .sheet import Sheet
-from .state import GameState, PlayerState
+from .state import GameState, PlayerState, by_source
 
 Event = dict[str, Any]
 
+_GAINS = frozenset({"fame", "money"})
 
-def release(g: GameState, effect: Effect, source: str, events: list[Event]) -> None:
-    """A bonus is circled now and used after the die action, in the order the player chooses."""
-    g.pool.append(effect)
-    events.append({"type": "bonus_released", "player": g.current, "bonus": list(effect), "source": source})
+
+def sourced(effect: Effect, source: str) -> Effect:
+    """A fame or money effect carrying where it came from (its third element); other effects as they are."""
+    if effect[0] in _GAINS:
+        return (effect[0], effect[1], source)
+    return effect
+
+
+def release(g: GameState, effect: Effect, where: str, source: str, events: list[Event]) -> None:
+    """A bonus is circled now and used after the die action, in the order the player chooses. `where` names
+    the space for the log; `source` is the breakdown's name for what released it."""
+    g.pool.append(sourced(effect, source))
+    events.append({"type": "bonus_released", "player": g.current, "bonus": list(effect), "source": where})
 
 
 def _passed(bonuses: tuple[tuple[int, Effect], ...], old: int, new: int) -> list[tuple[int, Effect]]:
@@ -25,23 +35,24 @@ def _passed(bonuses: tuple[tuple[int, Effect], ...], old: int, new: int) -> list
     return [(at, eff) for at, eff in bonuses if old < at <= new]
 
 
-def gain_fame(g: GameState, amount: int, events: list[Event]) -> None:
-    _gain_on_track(g, "fame", amount, g.sheet.fame_bonuses, events)
-
-
-def gain_money(g: GameState, amount: int, events: list[Event]) -> None:
-    _gain_on_track(g, "money", amount, g.sheet.money_bonuses, events)
-
-
-def _gain_on_track(
-    g: GameState, track: str, amount: int, bonuses: tuple[tuple[int, Effect], ...], events: list[Event]
-) -> None:
+def gain_fame(g: GameState, amount: int, source: str, events: list[Event]) -> None:
     p = g.players[g.current]
-    old = getattr(p, track)
-    setattr(p, track, old + amount)
-    events.append({"type": track, "player": g.current, "amount": amount, "total": old + amount})
-    for at, eff in _passed(bonuses, old, old + amount):
-        release(g, eff, f"{track} track {at}", events)
+    old = p.fame
+    p.fame = old + amount
+    p.fame_from[SOURCE_INDEX[source]] += amount
+    events.append({"type": "fame", "player": g.current, "amount": amount, "total": p.fame, "source": source})
+    for at, eff in _passed(g.sheet.fame_bonuses, old, p.fame):
+        release(g, eff, f"fame track {at}", "track_bonus", events)
+
+
+def gain_money(g: GameState, amount: int, source: str, events: list[Event]) -> None:
+    p = g.players[g.current]
+    old = p.money
+    p.money = old + amount
+    p.money_from[SOURCE_INDEX[source]] += amount
+    events.append({"type": "money", "player": g.current, "amount": amount, "total": p.money, "source": source})
+    for at, eff in _passed(g.sheet.money_bonuses, old, p.money):
+        release(g, eff, f"money track {at}", "track_bonus", events)
 
 
 def gain_karma(g: GameState, amount: int, events: list[Event]) -> None:
@@ -52,7 +63,7 @@ def gain_karma(g: GameState, amount: int, events: list[Event]) -> None:
     got = p.karma_gained - old
     events.append({"type": "karma", "player": g.current, "amount": got, "total": p.karma_gained, "lost": amount - got})
     for at, eff in _passed(g.sheet.karma_bonuses, old, p.karma_gained):
-        release(g, eff, f"karma {at}", events)
+        release(g, eff, f"karma {at}", "karma_bonus", events)
 
 
 def track_position(values: tuple[int, ...], value: int) -> Fraction:
@@ -121,6 +132,8 @@ def standings(g: GameState) -> list[dict[str, Any]]:
                 "crossed": ov >= 0,
                 "karma_gained": p.karma_gained,
                 "karma_used": p.karma_used,
+                "fame_by_source": by_source(p.fame_from),
+                "money_by_source": by_source(p.money_from),
                 "_key": (ov, p.karma_gained, p.karma_used),
             }
         )
