@@ -39,6 +39,7 @@ def rajas_node(env: dict[str, str] | None = None, redis_url: str | None = None, 
         "RAJAS_LOG_FORMAT": "json",
         "RAJAS_LOG_LEVEL": "info",
         **({"RAJAS_REDIS_URL": redis_url} if redis_url else {}),
+        "RAJAS_TRANSPORT": os.environ.get("RAJAS_TRANSPORT", "fast"),  # (tests/run.sh runs them under both)
         **(env or {}),
     }
     with open(log, "wb") as out:
