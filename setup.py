@@ -26,7 +26,7 @@ COMPILED = {
     "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
                "tracks", "turns"),
     "server": ("connection", "encoding", "hub", "inbox", "memory_store", "metrics", "redis_pipe", "redis_store",
-               "room", "session", "store"),
+               "room", "session", "store", "transport/base", "transport/fast"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports
