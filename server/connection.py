@@ -71,8 +71,8 @@ class Limits:
 class Conn:
     def __init__(self, socket: Socket, limits: Limits) -> None:
         self.cid = next(_ids)
-        # Takes whole websocket frames straight to the socket, or says False when it cannot now (the
-        # socket's buffer is full or it is closing, or the transport cannot): then its `send` takes over.
+        # Takes whole websocket frames straight to the socket, or says False when it cannot now (the buffer
+        # is full, the socket is closing, or the transport does not write frames itself): then `send` does.
         self._raw = socket
         self._cork: list[Frame] | None = None
         self.on_drop: Callable[[], None] | None = None  # tells the connection's reader to stop waiting
@@ -200,10 +200,10 @@ class Conn:
                 self._write_now(frame)
 
     def _write_now(self, frame: Frame) -> None:
-        """Writes a frame from the caller, without a task switch. Waking a writer task per connection for each
-        update was the largest cost of a broadcast, and framing the message again for every socket the next:
-        the frame's bytes are made once and written as they are. When that cannot be done now, the send
-        send is started here instead (`start`: in the caller, until it has to wait for the socket's buffer)."""
+        """Writes a frame from the caller, without a task switch: a broadcast would otherwise wake a writer task
+        per connection, and frame the message again for each. The frame's bytes are made once and written as
+        they are; when the transport cannot do that now, its send is started here instead (`start`: in the
+        caller, until it has to wait for the socket's buffer)."""
         if self._cork is not None:
             self._cork.append(frame)
             return

@@ -16,7 +16,7 @@ What each private override buys (docs/benchmarks.md has the measured table), and
   reading per message. Needed by: control frames (pings, pongs) counted against RAJAS_RATE.
 - whole frames written by `Socket.write` (base.py; fast.py keeps its fields): a broadcast frames a message
   once and writes the same bytes to every socket, with no `send` coroutine per socket.
-- the keepalive ping written by `send_keepalive_ping` (fast.py): websockets' general framing per ping.
+- the keepalive ping written by `send_keepalive_ping` (fast.py): no websockets general framing per ping.
 - `GuardedHttp` (http.py): needed by RAJAS_HANDSHAKE_TIMEOUT (408) and RAJAS_MAX_HEAD answered 431
   (the standard transport bounds the head by uvicorn's h11 setting, answered 400, and has no deadline).
 - `_resume` (base.py, Python 3.11 only): a send or a message handled in the caller without a task switch;

@@ -15,12 +15,21 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from rajas.protocol.client import Client
 
 from tests.scale.topology import Node, free_port, get, parse_metrics, wait_port
 from tests.server.conftest import Clients, mover, seated_room, sync
 
-__all__ = ["Node", "Probe", "get", "health_ms", "metric", "parse_metrics", "rajas_node", "rss_mb"]
+__all__ = [
+    "TRANSPORT", "Node", "Probe", "fast_only", "get", "health_ms", "metric", "parse_metrics", "rajas_node", "rss_mb",
+]  # fmt: skip
+
+# The transport the nodes here run (tests/run.sh runs these tests under both; server/transport).
+TRANSPORT = os.environ.get("RAJAS_TRANSPORT", "fast")
+fast_only = pytest.mark.skipif(
+    TRANSPORT != "fast", reason="a limit the standard transport cannot hold (docs/security.md, The transport)"
+)
 
 
 @contextlib.contextmanager
