@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from .transport.base import start
+from .transport.base import EAGER_TASKS, start
 
 Message = bytes | str
 Handler = Callable[[Message], Coroutine[Any, Any, None]]
@@ -25,7 +25,9 @@ EAGER = 8  # messages of one read handled straight away; the rest wait for a tas
 class Inbox:
     def __init__(self, handle: Handler, eager: bool, pause: Callable[[bool], None] | None = None) -> None:
         self._handle = handle
-        self._eager = eager  # may messages be handled outside a task (no asyncio.timeout inside, e.g. redis-py)
+        # May a message be started in the caller: always on 3.12+ (an eager task is a task, asyncio.timeout works
+        # in it); on 3.11 only when handling needs no task (no asyncio.timeout inside, e.g. redis-py's).
+        self._eager = eager or EAGER_TASKS
         self._pause = pause
         self._paused = False
         self._queue: deque[Message] = deque()
