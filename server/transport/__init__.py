@@ -64,7 +64,8 @@ def choose(mode: str | None = None) -> str:
         gone = [repr(e)]
     if gone:
         log.warning(
-            "the fast transport does not know this uvicorn/websockets: running the standard one",
+            "the fast transport does not know this uvicorn/websockets: running the standard one "
+            "(pings are not counted against RAJAS_RATE, RAJAS_HANDSHAKE_TIMEOUT is not enforced)",
             extra={"event": "transport_fallback", "missing": gone},
         )
         return STANDARD
