@@ -25,7 +25,7 @@ class Socket:
 
     def __init__(self, send: Send = _nowhere) -> None:
         self.send = send
-        self.transport: asyncio.WriteTransport | None = None
+        self.transport: Any = None  # (Any: a compiled field typed with asyncio's class would check uvloop's)
         # Fields of a compiled class (a broadcast reads them for every socket), kept by the fast protocol.
         self.paused = False  # the transport's buffer is over its high-water mark
         self.close_sent = False
