@@ -28,7 +28,7 @@ COMPILED = {
                "tracks", "turns"),
     "server": ("changes", "connection", "encoding", "hub", "inbox", "local_room", "memory_store", "metrics",
                "packed", "redis_channels", "redis_cluster", "redis_pipe", "redis_store", "room", "room_tasks", "rooms",
-               "session", "snapshots", "store", "watchdog"),
+               "session", "snapshots", "store", "transport/base", "transport/fast", "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +24,13 @@ from .connection import Conn, Limits
 from .forwarded import Proxies
 from .guard import Connections, RoomQuota, address_key
 from .hub import Hub
-from .inbox import DirectProtocol, Inbox
 from .logs import RateFilter
 from .metrics import Metrics
 from .room import PLAYING
 from .session import Session
 from .static import ClientFiles
 from .store import SPECTATORS, RoomStore, connected_seats
+from .transport import Link, Socket
 from .web import read_body
 
 log = logging.getLogger("rajas.server")
@@ -115,7 +115,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
             room = await hub.create_room(settings)
         except ProtocolError as e:
             return _error(e)
-        session = Session(hub, Conn(_noop_bytes, _noop_text, _noop_close, limits), _base_url(request.url))
+        session = Session(hub, Conn(Socket(), limits), _base_url(request.url))
         return JSONResponse(session.created(room), status_code=201)
 
     async def room_info(request: Request) -> Response:
@@ -161,54 +161,17 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
 
     async def _serve_socket(scope: Scope, receive: Receive, send: Send, address: str) -> None:
         await send({"type": "websocket.accept"})
-
-        def send_bytes(data: bytes) -> Coroutine[Any, Any, None]:
-            return send({"type": "websocket.send", "bytes": data})
-
-        def send_text(data: str) -> Coroutine[Any, Any, None]:
-            return send({"type": "websocket.send", "text": data})
-
-        async def close(code: int, reason: str) -> None:
-            await send({"type": "websocket.close", "code": code, "reason": reason})
-
-        proto = getattr(send, "__self__", None)  # uvicorn's protocol object for this connection
-        # Frames written straight to the socket under our protocol (not when an extension, compression,
-        # changes what a frame looks like); under any other, every frame goes through uvicorn's send.
-        direct = isinstance(proto, DirectProtocol) and not proto.conn.extensions
-        conn = Conn(send_bytes, send_text, close, limits, proto.raw if direct else None)
+        link = Link(receive, send)
+        conn = Conn(link.socket, limits)
         session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url), admit_room(address))
         writer = hub._spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
-        inbox = None
-        if isinstance(proto, DirectProtocol):  # messages come straight to the inbox; the queue brings the close
-            inbox = proto.inbox = Inbox(session.handle, eager=store.eager, pause=proto.pause)
-            proto.session_conn = conn
-            # The loop below only waits for the close; a connection we drop must end it too (a slow client
-            # may never let the close frame out), and nothing it sent after that may be carried out.
-            queue = proto.queue
-
-            def dropped(inbox: Inbox = inbox) -> None:
-                inbox.stop()
-                queue.put_nowait({"type": "websocket.disconnect", "code": 1006})
-
-            conn.on_drop = dropped
         try:
-            while not conn.closed:
-                message = await receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                frame = message.get("bytes")
-                if frame is None:
-                    frame = message.get("text")
-                if frame is None:
-                    continue
-                await session.handle(frame)
+            await link.run(conn, session.handle, store.eager)
         except (WebSocketDisconnect, OSError):
             pass
         finally:
-            if inbox is not None:
-                await inbox.close()
             conns.discard(conn)
             conn.closed = True
             if conn.frames_refused:
@@ -318,14 +281,3 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         lambda: [("", sum(lr.driving for lr in hub.rooms.values()))],
     )
 
-
-async def _noop_bytes(data: bytes) -> None:
-    return None
-
-
-async def _noop_text(data: str) -> None:
-    return None
-
-
-async def _noop_close(code: int, reason: str) -> None:
-    return None

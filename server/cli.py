@@ -35,6 +35,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.log_format not in ("json", "text"):
         print("rajas serve: --log-format is json or text", file=sys.stderr)
         return 2
+    if args.transport not in ("fast", "standard"):
+        print("rajas serve: --transport is fast or standard", file=sys.stderr)
+        return 2
     limits = Limits(
         rate=args.rate,
         burst=args.burst,

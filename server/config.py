@@ -41,6 +41,7 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "heartbeat": ("RAJAS_HEARTBEAT", float, 2.0, "seconds between a node's heartbeats and presence checks"),
     "node_ttl": ("RAJAS_NODE_TTL", float, 6.0, "seconds without a heartbeat before a node counts as dead"),
     "stall": ("RAJAS_STALL", float, 2.0, "seconds a room owed a bot move or a clock may sit before takeover"),
+    "transport": ("RAJAS_TRANSPORT", str, "fast", "fast (private uvicorn overrides) or standard (public ASGI only)"),
     "sheet_cache": ("RAJAS_SHEET_CACHE", int, 64, "parsed custom sheets kept in memory (least recently used go)"),
 }
 

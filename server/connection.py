@@ -8,45 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import struct
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rajas.protocol import pack, to_json, unpack
 
+from .transport.base import Socket, start, ws_frame
+
 _ids = itertools.count(1)
-
-
-async def resume(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
-    """Carries on, inside a task, with a coroutine that was stepped by hand and suspended on `waiting` (what
-    it yielded: a future, or None for a bare yield), as the task running it would have."""
-    while True:
-        if waiting is None:
-            await asyncio.sleep(0)
-        else:
-            waiting._asyncio_future_blocking = False
-            await asyncio.wait([waiting])
-        try:
-            waiting = coro.send(None)
-        except StopIteration:
-            return
-
-
-def ws_frame(payload: bytes, binary: bool) -> bytes:
-    """A whole server-to-client websocket frame (RFC 6455: final, unmasked, no extension), so a broadcast
-    can write the same bytes to every socket instead of framing the message once per recipient."""
-    first = 0x82 if binary else 0x81
-    n = len(payload)
-    if n < 126:
-        head = bytes((first, n))
-    elif n < 0x10000:
-        head = struct.pack("!BBH", first, 126, n)
-    else:
-        head = struct.pack("!BBQ", first, 127, n)
-    return head + payload
 
 
 class Frame:
@@ -76,32 +48,6 @@ class Frame:
         return self._text
 
 
-class RawSocket:
-    """Where a connection's whole websocket frames are written straight to its transport (see `Conn.push`).
-
-    The protocol keeps `paused` (the transport's buffer is over its high-water mark) and `close_sent` here:
-    a broadcast looks at them for every socket, and these are fields of a compiled class, where an
-    attribute of the protocol object would be a lookup in its instance dict, cold by the time the next
-    update of the room comes."""
-
-    def __init__(self) -> None:
-        self.transport: Any = None
-        self.paused = False
-        self.close_sent = False
-
-    def write(self, data: bytes) -> bool:
-        """Writes a whole frame, or says False (the caller then goes through uvicorn's `send`, which waits)
-        whenever `send` would not simply write: the buffer is full, or the connection is closing. (Whatever
-        takes the websockets connection out of OPEN, a close frame either way, a protocol error or the
-        keepalive timing out, also sets `close_sent` or closes the transport in the same call, and a lost
-        connection has a closed transport: so these three checks are all of them.)"""
-        transport = self.transport
-        if self.close_sent or self.paused or transport.is_closing():
-            return False
-        transport.write(data)
-        return True
-
-
 @dataclass
 class Limits:
     """Every limit a node puts on what its clients send and hold (docs/security.md; RAJAS_* in config.py)."""
@@ -123,23 +69,13 @@ class Limits:
 
 
 class Conn:
-    def __init__(
-        self,
-        send_bytes: Callable[[bytes], Coroutine[Any, Any, None]],
-        send_text: Callable[[str], Coroutine[Any, Any, None]],
-        close: Callable[[int, str], Awaitable[None]],
-        limits: Limits,
-        raw: RawSocket | None = None,
-    ) -> None:
+    def __init__(self, socket: Socket, limits: Limits) -> None:
         self.cid = next(_ids)
-        # Takes whole websocket frames straight to the socket, or says False when it cannot now (the
-        # socket's buffer is full or it is closing): then the send coroutines above take over.
-        self._raw = raw
+        # Takes whole websocket frames straight to the socket, or says False when it cannot now (the buffer
+        # is full, the socket is closing, or the transport does not write frames itself): then `send` does.
+        self._raw = socket
         self._cork: list[Frame] | None = None
         self.on_drop: Callable[[], None] | None = None  # tells the connection's reader to stop waiting
-        self._send_bytes = send_bytes
-        self._send_text = send_text
-        self._close = close
         self.limits = limits
         self.binary = True
         self.greeted = False
@@ -153,7 +89,7 @@ class Conn:
         self._out: deque[Frame] = deque()
         self._out_bytes = 0  # of the frames in _out (their msgpack encoding, about what each holds)
         self.frames_refused = 0  # control frames left unanswered for being over the rate
-        self._blocked: tuple[Coroutine[Any, Any, None], Any] | None = None  # a send waiting for the socket
+        self._blocked: Awaitable[None] | None = None  # a send waiting for the socket
         self._wake = asyncio.Event()
         self.closed = False
         self.close_reason: tuple[int, str] | None = None
@@ -208,7 +144,7 @@ class Conn:
             return
         if not self._out and self._blocked is None:
             raw = self._raw  # (the common case of `_write_now`, inline: a broadcast pushes to every socket)
-            if self._cork is None and raw is not None and raw.write(frame.wire(self.binary)):
+            if self._cork is None and raw.write(frame.wire(self.binary)):
                 return
             self._write_now(frame)
             return
@@ -255,7 +191,7 @@ class Conn:
                 self._queue(frame)
             return
         raw = self._raw
-        if len(frames) > 1 and raw is not None and raw.write(b"".join([f.wire(self.binary) for f in frames])):
+        if len(frames) > 1 and raw.write(b"".join([f.wire(self.binary) for f in frames])):
             return
         for frame in frames:  # (even when closed since: a refusal that closed it still goes out, as in push)
             if self._out or self._blocked is not None:
@@ -264,32 +200,31 @@ class Conn:
                 self._write_now(frame)
 
     def _write_now(self, frame: Frame) -> None:
-        """Writes a frame from the caller, without a task switch. Waking a writer task per connection for each
-        update was the largest cost of a broadcast, and framing the message again for every socket the next:
-        the frame's bytes are made once and written as they are. When that cannot be done now, the send
-        coroutines of uvicorn are stepped here instead; they only suspend when the socket's buffer is full."""
+        """Writes a frame from the caller, without a task switch: a broadcast would otherwise wake a writer task
+        per connection, and frame the message again for each. The frame's bytes are made once and written as
+        they are; when the transport cannot do that now, its send is started here instead (`start`: in the
+        caller, until it has to wait for the socket's buffer)."""
         if self._cork is not None:
             self._cork.append(frame)
             return
-        if self._raw is not None and self._raw.write(frame.wire(self.binary)):
+        raw = self._raw
+        if raw.write(frame.wire(self.binary)):
             return
-        coro = self._send_bytes(frame.packed) if self.binary else self._send_text(frame.text)
         try:
-            blocked = coro.send(None)
-        except StopIteration:
-            return
+            blocked = start(raw.send_bytes(frame.packed) if self.binary else raw.send_text(frame.text))
         except Exception:  # the socket went away; the reader notices and cleans up
             self.closed = True
             self._wake.set()
             return
-        self._blocked = (coro, blocked)  # a slow client: its writer carries on from here, later frames queue
-        self._wake.set()
+        if blocked is not None:
+            self._blocked = blocked  # a slow client: its writer carries on from here, later frames queue
+            self._wake.set()
 
     async def _finish_blocked(self) -> None:
-        """Resumes a send that suspended in `_write_now`, as a task would: wait for what it waits on, step."""
+        """Waits for a send that `_write_now` started and that had to wait for the socket."""
         assert self._blocked is not None
         try:
-            await resume(*self._blocked)
+            await self._blocked
         finally:
             self._blocked = None
 
@@ -308,14 +243,14 @@ class Conn:
                 frame = self._out.popleft()
                 self._out_bytes -= len(frame.packed)
                 if self.binary:
-                    await self._send_bytes(frame.packed)
+                    await self._raw.send_bytes(frame.packed)
                 else:
-                    await self._send_text(frame.text)
+                    await self._raw.send_text(frame.text)
         except Exception:  # the socket went away under us; the reader notices and cleans up
             self.closed = True
             return
         if self.close_reason is not None:
             try:
-                await self._close(*self.close_reason)
+                await self._raw.close(*self.close_reason)
             except Exception:  # already closed
                 return

@@ -59,3 +59,27 @@ for module in (rajas.engine.turns, rajas.server.hub):
         sys.exit(f"{module.__name__} was not compiled")
 PY
 PATH="$compiled/venv/bin:$PATH" "$compiled/venv/bin/python" -m pytest -q -p no:cacheprovider tests/engine tests/server tests/scale
+
+# The transport (server/transport): the server's and the attack tests again on the standard transport
+# (uvicorn's public ASGI interface only), then the server's tests on the newest Python found, in a scratch
+# environment (3.12+ starts coroutines with asyncio's eager tasks where 3.11 steps them by hand).
+echo "== server and security tests on the standard transport"
+RAJAS_TRANSPORT=standard python3 -m pytest -q -p no:cacheprovider tests/server tests/security
+newest="$(
+  for py in python3.14 python3.13 python3.12 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
+    "$py" -c 'import sys; print("%d.%02d" % sys.version_info[:2], sys.executable)' 2>/dev/null || true
+  done | sort | tail -1 | cut -d" " -f2
+)"
+if [ -n "$newest" ]; then
+  echo "== server tests on $("$newest" --version) (fast and standard transport)"
+  (
+    newer="$(mktemp -d)"
+    trap 'rm -rf "$newer"' EXIT
+    "$newest" -m venv "$newer/venv"
+    "$newer/venv/bin/pip" install -q --disable-pip-version-check ".[test]" 2>&1 | grep -v "Running pip as" || true
+    "$newer/venv/bin/python" -m pytest -q -p no:cacheprovider tests/server tests/security/test_transport_contract.py
+    RAJAS_TRANSPORT=standard "$newer/venv/bin/python" -m pytest -q -p no:cacheprovider tests/server
+  )
+else
+  echo "== no Python newer than 3.11 found: the server tests ran on $(python3 --version) only"
+fi

@@ -15,12 +15,21 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from rajas.protocol.client import Client
 
 from tests.scale.topology import Node, free_port, get, parse_metrics, wait_port
 from tests.server.conftest import Clients, mover, seated_room, sync
 
-__all__ = ["Node", "Probe", "get", "health_ms", "metric", "parse_metrics", "rajas_node", "rss_mb"]
+__all__ = [
+    "TRANSPORT", "Node", "Probe", "fast_only", "get", "health_ms", "metric", "parse_metrics", "rajas_node", "rss_mb",
+]  # fmt: skip
+
+# The transport the nodes here run (tests/run.sh runs these tests under both; server/transport).
+TRANSPORT = os.environ.get("RAJAS_TRANSPORT", "fast")
+fast_only = pytest.mark.skipif(
+    TRANSPORT != "fast", reason="a limit the standard transport cannot hold (docs/security.md, The transport)"
+)
 
 
 @contextlib.contextmanager
@@ -39,6 +48,7 @@ def rajas_node(env: dict[str, str] | None = None, redis_url: str | None = None, 
         "RAJAS_LOG_FORMAT": "json",
         "RAJAS_LOG_LEVEL": "info",
         **({"RAJAS_REDIS_URL": redis_url} if redis_url else {}),
+        "RAJAS_TRANSPORT": os.environ.get("RAJAS_TRANSPORT", "fast"),  # (tests/run.sh runs them under both)
         **(env or {}),
     }
     with open(log, "wb") as out:

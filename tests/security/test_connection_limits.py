@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from .attackers import PING, PONG, RawWs, Refused, frame, greeted, http, message, post_rooms
-from .node import Node, Probe, metric, rajas_node, rss_mb
+from .node import Node, Probe, fast_only, metric, rajas_node, rss_mb
 
 
 async def test_rooms_per_address_per_minute_over_http_and_websocket() -> None:
@@ -79,6 +79,7 @@ async def test_websocket_connections_per_address() -> None:
             ws.abort()
 
 
+@fast_only
 async def test_a_ping_flood_is_not_answered_and_closes_the_connection() -> None:
     """Pings count towards the message rate like messages: past the burst they are left unanswered, count as
     refused messages, and the connection is closed (1008) once those keep coming."""

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from .attackers import http, post_rooms, stream
-from .node import Node, Probe, metric, rajas_node, rss_mb
+from .node import TRANSPORT, Node, Probe, fast_only, metric, rajas_node, rss_mb
 
 SUN = (Path(__file__).resolve().parents[2] / "engine" / "sheets" / "sun.json").read_bytes()
 
@@ -50,6 +50,7 @@ async def test_a_sheet_within_the_browsers_limit_is_taken(node: Node) -> None:
     assert (status, body["code"]) == (413, "too_large")
 
 
+@fast_only
 async def test_half_sent_requests_are_timed_out_and_real_clients_still_get_in() -> None:
     """Hundreds of sockets that send half an upgrade request (or half a body) and stop: each is answered 408
     and closed after RAJAS_HANDSHAKE_TIMEOUT, and meanwhile the node keeps serving everyone else."""
@@ -75,6 +76,10 @@ async def test_half_sent_requests_are_timed_out_and_real_clients_still_get_in() 
 
 async def test_a_request_head_past_its_limit_is_refused(node: Node) -> None:
     head = b"GET /health HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-Pad-%d: %s\r\n" % (i, b"y" * 1000) for i in range(40))
+    if TRANSPORT == "standard":  # (uvicorn's h11 protocol refuses a head still incomplete past the limit: 400)
+        status, body = await http(node, head)
+        assert status == 400
+        return
     status, body = await http(node, head + b"\r\n")
     assert (status, body["code"]) == (431, "too_large")
     assert metric(node, 'rajas_limit_refusals_total{limit="head"}') == 1

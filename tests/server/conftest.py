@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import shutil
 import socket
@@ -26,6 +27,9 @@ from rajas.server.serve import uvicorn_config
 from rajas.server.store import RoomStore
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+# The transport every server here runs (tests/run.sh runs these tests under both; server/transport).
+TRANSPORT = os.environ.get("RAJAS_TRANSPORT", "fast")
+fast_only = pytest.mark.skipif(TRANSPORT != "fast", reason="needs the fast transport (see docs/security.md)")
 
 
 def free_port() -> int:
@@ -70,15 +74,15 @@ class Running:
 async def run_server(
     store: RoomStore, limits: Limits | None = None, ping: float | None = None
 ) -> AsyncIterator[Running]:
-    """The real app on uvicorn, in this event loop, on a loopback socket (`ping`: the keepalive interval and
-    timeout, seconds, instead of uvicorn's 20)."""
+    """The real app on uvicorn, in this event loop, on a loopback socket, on the transport RAJAS_TRANSPORT
+    names (`ping`: the keepalive interval and timeout, seconds, instead of uvicorn's 20)."""
     app = create_app(store, limits)
     # IPPROTO_TCP named explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the listening
     # socket says so, and without it Nagle's algorithm adds ~40 ms to every request/reply.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn_config(app, "127.0.0.1", port)
+    config = uvicorn_config(app, "127.0.0.1", port, mode=TRANSPORT)
     if ping is not None:
         config.ws_ping_interval = config.ws_ping_timeout = ping
     server = uvicorn.Server(config)

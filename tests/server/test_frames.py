@@ -14,7 +14,7 @@ import pytest
 from rajas.protocol import pack, unpack
 from rajas.server.memory_store import MemoryStore
 
-from .conftest import Running, run_server
+from .conftest import TRANSPORT, Running, run_server
 
 
 @pytest.fixture
@@ -137,9 +137,11 @@ async def test_a_fragmented_message_goes_through_the_websockets_parser(server: R
 async def test_a_ping_between_messages_is_answered_with_a_pong(server: Running) -> None:
     ws = await Raw.open(server.url)
     await ws.send(client_frame(hello(1)) + client_frame(b"are you there", opcode=0x9) + client_frame(hello(2)))
-    assert (await ws.reply())["id"] == 1
-    assert await asyncio.wait_for(ws.frame(), 5) == (0xA, b"are you there")
-    assert (await ws.reply())["id"] == 2
+    frames = [await asyncio.wait_for(ws.frame(), 5) for _ in range(3)]
+    assert (0xA, b"are you there") in frames
+    # (the standard transport answers the ping as it reads it, before the app has answered the message before)
+    replies = [unpack(payload)["id"] for opcode, payload in frames if opcode == 0x2]
+    assert replies == [1, 2]
     ws.close()
 
 
@@ -164,8 +166,10 @@ async def test_invalid_utf8_in_a_text_frame_closes_the_connection(server: Runnin
 async def test_a_close_frame_is_answered_and_ends_the_connection(server: Running) -> None:
     ws = await Raw.open(server.url)
     await ws.send(client_frame(hello()) + client_frame(struct.pack("!H", 1000), opcode=0x8))
-    await ws.reply()
     opcode, payload = await asyncio.wait_for(ws.frame(), 5)
+    if opcode == 0x2 or TRANSPORT == "fast":  # (the standard transport may close before the app answers)
+        assert unpack(payload)["type"] == "reply"
+        opcode, payload = await asyncio.wait_for(ws.frame(), 5)
     assert opcode == 0x8 and struct.unpack("!H", payload[:2])[0] == 1000
     assert await asyncio.wait_for(ws.reader.read(), 5) == b""
     ws.close()

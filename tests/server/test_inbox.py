@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from rajas.server.inbox import PAUSE_AT, Inbox
+from rajas.server.transport.base import EAGER_TASKS
 
 
 @pytest.mark.parametrize("eager", [True, False])
@@ -21,7 +22,8 @@ async def test_messages_are_handled_in_order_even_when_one_waits(eager: bool) ->
 
     inbox = Inbox(handle, eager=eager, pause=paused.append)
     inbox.feed(b"first")
-    assert done == ([b"first"] if eager else [])  # eager: handled right away, no task
+    # eager (always on 3.12+, asyncio's eager tasks): handled right away, no task switch
+    assert done == ([b"first"] if eager or EAGER_TASKS else [])
     inbox.feed(b"slow")
     for i in range(PAUSE_AT):
         inbox.feed(f"m{i}")
@@ -56,3 +58,20 @@ async def test_closing_waits_for_the_message_in_hand_and_drops_the_rest() -> Non
     gate.set_result(None)
     await closing
     assert done == [b"join"]
+
+
+async def test_a_message_handled_at_once_may_use_asyncio_timeout_on_a_store_that_needs_a_task() -> None:
+    """redis-py wraps its calls in asyncio.timeout, which needs a current task: on 3.11 such a store's
+    messages go through a task; on 3.12+ an eager task starts them in the caller all the same."""
+    done: list[bytes | str] = []
+
+    async def handle(message: bytes | str) -> None:
+        async with asyncio.timeout(1):
+            done.append(message)
+
+    inbox = Inbox(handle, eager=False)
+    inbox.feed(b"decide")
+    assert done == ([b"decide"] if EAGER_TASKS else [])
+    await asyncio.sleep(0.01)
+    assert done == [b"decide"]
+    await inbox.close()
