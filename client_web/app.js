@@ -12,6 +12,8 @@ import { GameView } from "./game.js";
 import { describe } from "./log.js";
 import { DiceCheck } from "./fairplay.js";
 import { helpButton } from "./help.js";
+import { turnAlert, keepAlertTitle, alertSettings } from "./alerts.js";
+import { resumeCard, publicRoomsCard } from "./home_lists.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -52,7 +54,8 @@ export function loadRoom(code) {
   try { return JSON.parse(localStorage.getItem(KEY(code))) || {}; } catch { return {}; }
 }
 function saveRoom(code, patch) {
-  localStorage.setItem(KEY(code), JSON.stringify({ ...loadRoom(code), ...patch }));
+  // `at`: when this browser last joined it (the home page's Resume list shows the newest first)
+  localStorage.setItem(KEY(code), JSON.stringify({ ...loadRoom(code), ...patch, at: Date.now() }));
 }
 function forgetSeat(code) {
   const r = loadRoom(code);
@@ -365,6 +368,7 @@ function render(events) {
   }
   diceCheck.sync(S, mySeat());
   document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang);
+  keepAlertTitle(S.lang);
   expose();
 }
 
@@ -468,7 +472,14 @@ function renderHome() {
   return html("div", { class: "screen home", "data-screen": "home" }, topBar(),
     html("main", { class: "home-main" },
       html("section", { class: "hero" }, html("div", { class: "hero-mark" }, glyph("elephant", 72)), html("h1", null, L("app_title")), html("p", null, L("tagline"))),
-      html("div", { class: "home-cards" }, create, join)));
+      html("div", { class: "home-cards" }, create, join),
+      resumeCard(S.lang, go),
+      publicRoomsCard(S.lang, {
+        lastName,
+        join: (code, n) => { localStorage.setItem("rajas.name", n); S.intent = { role: ROLES.PLAYER, name: n }; go(`/?room=${code}`); },
+        watch: (code) => { S.intent = { role: ROLES.SPECTATOR }; go(`/?room=${code}`); },
+      }),
+      alertSettings(S.lang)));
 }
 
 function renderJoin() {
@@ -536,6 +547,8 @@ function mySeat() {
   return i >= 0 ? i : null;
 }
 
+let wasMyTurn = false;
+
 function expose() {
   const seat = mySeat();
   const pending = S.game?.pending;
@@ -565,6 +578,10 @@ function expose() {
     sheetFresh: S.sheetFresh,
   };
   window.__net = net;
+  // the turn alert: once when this player's turn begins (a hidden tab only)
+  const turnOwn = !!myTurn && S.screen === "game";
+  if (turnOwn && !wasMyTurn) turnAlert(S.lang, S.code);
+  wasMyTurn = turnOwn;
 }
 
 export function mySeatIndex() {
