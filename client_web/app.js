@@ -14,6 +14,7 @@ import { DiceCheck } from "./fairplay.js";
 import { helpButton } from "./help.js";
 import { turnAlert, keepAlertTitle, alertSettings } from "./alerts.js";
 import { resumeCard, publicRoomsCard } from "./home_lists.js";
+import { confirmDialog } from "./confirm.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -243,6 +244,12 @@ async function createRoom(settings, name) {
   go(`/?room=${r.code}`);
 }
 
+// A player leaving a game in progress is asked first (the lobby and the final scores are left at once).
+async function leaveAllowed() {
+  if (S.role !== ROLES.PLAYER || S.room?.status !== STATUS.PLAYING) return true;
+  return confirmDialog(S.lang, { title: t("leave_title", S.lang), text: t("leave_text", S.lang), yes: t("leave_yes", S.lang) });
+}
+
 const diceCheck = new DiceCheck(net);
 
 const actions = {
@@ -270,6 +277,7 @@ const actions = {
     }
   },
   async leave() {
+    if (!(await leaveAllowed())) return;
     try { await net.request(MSG.LEAVE); } catch { /* leaving anyway */ }
     if (S.code && S.room?.status === STATUS.LOBBY) forgetSeat(S.code);
     goHome();
@@ -294,7 +302,9 @@ const actions = {
     if (game && !game.controlsReady && game.myTurn()) render(null);
     else expose();
   },
-  home: goHome,
+  async home() {
+    if (await leaveAllowed()) goHome();
+  },
   setLang(lang) {
     S.lang = setLang(lang);
     localStorage.setItem("rajas.lang", S.lang);

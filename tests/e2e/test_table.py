@@ -124,7 +124,8 @@ def test_a_public_room_is_joined_from_the_home_page_list(server: str, browser: A
         line = guest.locator(f"[data-list=public] [data-room='{code}']")
         line.wait_for()
         guest.click("[data-action=public-refresh]")
-        guest.wait_for_function(f"document.querySelector(\"[data-list=public] [data-room='{code}']\").dataset.open === '1'")
+        opened = f"document.querySelector(\"[data-list=public] [data-room='{code}']\").dataset.open"
+        guest.wait_for_function(f"{opened} === '1'")
         assert not real_errors(guest)
     finally:
         host.context.close()
@@ -144,6 +145,63 @@ def test_a_seat_is_resumed_from_the_home_page(server: str, browser: Any) -> None
         resume.click()
         wait_app(guest, f"a.role === 'player' && a.seatId === '{seat_id}' && a.screen === 'lobby'")
         assert app(guest)["seat"] == 1
+    finally:
+        host.context.close()
+        guest.context.close()
+
+
+def test_a_second_player_with_a_seated_name_is_refused_with_a_clear_message(server: str, browser: Any) -> None:
+    host, twin = new_page(browser), new_page(browser)
+    try:
+        host.goto(f"{server}/?lang=en")
+        host.fill("[data-field=create-name]", "Anna")
+        host.select_option("[data-field=seats]", "3")
+        host.click("[data-action=create]")
+        wait_app(host, "a.role === 'player' && a.seat === 0")
+        code = app(host)["code"]
+        twin.goto(f"{server}/?room={code}&lang=nl")
+        twin.fill("[data-field=seat-name]", " anna ")
+        twin.click("[data-action=take-seat]")
+        toast = twin.locator(".toast-error")
+        toast.wait_for()
+        assert toast.inner_text() == "Iemand in deze kamer heeft die naam al: kies een andere."
+        assert app(twin)["role"] is None and twin.locator("[data-form=seat]").count() == 1
+        # another name takes the seat from the same form
+        twin.fill("[data-field=seat-name]", "Anneke")
+        twin.click("[data-action=take-seat]")
+        wait_app(twin, "a.role === 'player' && a.seat === 1")
+    finally:
+        host.context.close()
+        twin.context.close()
+
+
+def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> None:
+    host, guest = new_page(browser), new_page(browser)
+    try:
+        two_player_room(server, host, guest)
+        host.click("[data-action=start]")
+        wait_app(guest, "a.screen === 'game' && a.v === a.netV")
+        guest.click(".app-bar .brand")
+        dialog = guest.locator("dialog[data-dialog=confirm]")
+        dialog.wait_for()
+        assert dialog.locator("h2").inner_text() == "Leave the game?"
+        assert guest.evaluate("document.activeElement.dataset.action") == "confirm-no"
+        assert_accessible(guest, "the leave question")
+        guest.keyboard.press("Escape")  # no: the game stays
+        dialog.wait_for(state="detached")
+        assert app(guest)["screen"] == "game"
+        guest.click(".app-bar .brand")
+        dialog.wait_for()
+        guest.keyboard.press("Enter")  # the focus is on Cancel: Enter alone does not leave
+        dialog.wait_for(state="detached")
+        assert app(guest)["screen"] == "game"
+        guest.click(".app-bar .brand")
+        guest.click("dialog[data-dialog=confirm] [data-action=confirm-yes]")
+        guest.wait_for_selector("[data-screen=home]")
+        # the seat is kept: Resume brings the player back to the game
+        guest.click(f"[data-list=resume] [data-room='{app(host)['code']}'] [data-action=resume]")
+        wait_app(guest, "a.screen === 'game' && a.seat === 1")
+        assert not real_errors(guest)
     finally:
         host.context.close()
         guest.context.close()
