@@ -97,14 +97,22 @@ export function alertSettings(lang, onTitle = null) {
     const input = html("input", { type: "checkbox", checked: prefs[kind], "data-alert": kind, onchange: async (e) => {
       const on = e.target.checked;
       savePref(kind, on);
+      prefs[kind] = on;
       if (kind === "notify" && on && "Notification" in window && Notification.permission === "default") {
         try { await Notification.requestPermission(); } catch { /* refused: the switch stays, nothing shows */ }
       }
+      ask.hidden = !canAsk();
     } });
     return html("label", { class: "check" }, input, html("span", null, t(`alert_${kind}`, lang)));
   };
+  // notifications are on by default, but the browser asks only after a click: this button is that click
+  const canAsk = () => prefs.notify && "Notification" in window && Notification.permission === "default";
+  const ask = html("button", { type: "button", class: "btn small", "data-action": "alert-permission", hidden: !canAsk(), onclick: async () => {
+    try { await Notification.requestPermission(); } catch { /* refused */ }
+    ask.hidden = !canAsk();
+  } }, t("alert_allow", lang));
   return html("details", { class: "alert-settings", "data-panel": "alerts", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
     html("summary", null, onTitle || t("alert_settings", lang)),
     html("p", { class: "muted small" }, t("alert_hint", lang)),
-    ALERT_KINDS.map(box));
+    ALERT_KINDS.map(box), ask);
 }

@@ -194,7 +194,13 @@ async function joinRoom() {
       S.intent = { role: ROLES.SPECTATOR };
       return joinRoom();
     }
-    if (e.code === "room_not_found") { S.error = errorText(e); S.screen = "error"; render(null); return; }
+    if (e.code === "room_not_found") {
+      localStorage.removeItem(KEY(S.code)); // an expired room: its tokens open nothing (the home page stops offering it)
+      S.error = errorText(e);
+      S.screen = "error";
+      render(null);
+      return;
+    }
     toast(errorText(e));
     S.intent = null;
     await showJoinScreen();

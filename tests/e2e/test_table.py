@@ -205,3 +205,19 @@ def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> Non
     finally:
         host.context.close()
         guest.context.close()
+
+
+def test_a_seat_in_an_expired_room_is_offered_once_then_forgotten(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    try:
+        page.goto(f"{server}/?lang=en")
+        page.evaluate("localStorage.setItem('rajas.room.zzz-zzzz-zzzz', JSON.stringify({token: 'gone', at: 1}))")
+        page.reload()
+        page.click("[data-list=resume] [data-room='zzz-zzzz-zzzz'] [data-action=resume]")
+        page.wait_for_selector("[data-screen=error]")
+        page.click(".app-bar .brand")
+        page.wait_for_selector("[data-screen=home]")
+        assert page.locator("[data-list=resume]").count() == 0
+        assert page.evaluate("localStorage.getItem('rajas.room.zzz-zzzz-zzzz')") is None
+    finally:
+        page.context.close()
