@@ -4,6 +4,7 @@
 
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
+import { glyph } from "./glyphs.js";
 
 const KEY = "rajas.alerts";
 export const ALERT_KINDS = ["title", "sound", "notify", "vibrate"];
@@ -91,7 +92,8 @@ window.addEventListener("focus", clear);
 let panelOpen = false; // kept while the page draws the panel again (the lobby redraws on presence)
 
 // The switches, one checkbox per kind; turning notifications on asks the browser's permission.
-export function alertSettings(lang, onTitle = null) {
+// `menu`: drawn in the game's bar as a bell that opens the switches over the page.
+export function alertSettings(lang, menu = false) {
   const prefs = alertPrefs();
   const box = (kind) => {
     const input = html("input", { type: "checkbox", checked: prefs[kind], "data-alert": kind, onchange: async (e) => {
@@ -111,8 +113,10 @@ export function alertSettings(lang, onTitle = null) {
     try { await Notification.requestPermission(); } catch { /* refused */ }
     ask.hidden = !canAsk();
   } }, t("alert_allow", lang));
-  return html("details", { class: "alert-settings", "data-panel": "alerts", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
-    html("summary", null, onTitle || t("alert_settings", lang)),
-    html("p", { class: "muted small" }, t("alert_hint", lang)),
-    ALERT_KINDS.map(box), ask);
+  const summary = menu
+    ? html("summary", { "aria-label": t("alert_settings", lang), title: t("alert_settings", lang) }, glyph("bell", 20))
+    : html("summary", null, t("alert_settings", lang));
+  return html("details", { class: menu ? "alert-settings alert-menu" : "alert-settings", "data-panel": "alerts", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
+    summary,
+    html("div", { class: "alert-panel" }, html("p", { class: "muted small" }, t("alert_hint", lang)), ALERT_KINDS.map(box), ask));
 }

@@ -331,6 +331,7 @@ const actions = {
     return S.sheetFresh ? S.sheet : null;
   },
   statusBadge: () => statusBadge(),
+  alertMenu: () => (S.role === ROLES.PLAYER && S.room?.status === STATUS.PLAYING ? alertSettings(S.lang, true) : null),
   langSelect: () => langSelect(),
 };
 

@@ -11,7 +11,7 @@ from tests.web.web_helpers import app, real_errors, wait_app
 
 from .conftest import new_page
 from .test_access import assert_accessible, two_player_room
-from .test_play_in_browser import _pick
+from .test_play_in_browser import _pick, shoot
 
 # window.Notification recorded: every notification the page shows lands in window.__notes
 HOOK_NOTIFICATION = """
@@ -75,6 +75,12 @@ def test_a_hidden_tab_is_told_its_turn_began(server: str, browser: Any) -> None:
         waiting.evaluate(SHOW)
         waiting.wait_for_function("!document.title.includes('Your turn')")
         assert waiting.title() != "" and "Rajas" in waiting.title() and title_before
+        # the switches are in the game's bar too (a bell), kept by the browser
+        waiting.click(".game-bar [data-panel=alerts] summary")
+        waiting.locator(".game-bar [data-alert=sound]").uncheck()
+        assert waiting.evaluate("JSON.parse(localStorage.getItem('rajas.alerts')).sound") is False
+        assert_accessible(waiting, "the game with the turn alerts open")
+        shoot(waiting, "turn-alerts.png")
         assert not real_errors(host) and not real_errors(guest)
     finally:
         host.context.close()
@@ -114,6 +120,7 @@ def test_a_public_room_is_joined_from_the_home_page_list(server: str, browser: A
         line.wait_for(timeout=25_000)  # the list is read again every 10 s
         assert "1 von 3 Spielern" in line.inner_text() and "Anita" in line.inner_text()
         assert_accessible(guest, "the home page with the public rooms")
+        shoot(guest, "home-public-rooms.png", full_page=True)
         line.locator("[data-action=public-join]").click()
         line.locator("[data-field=public-name]").fill("Bela")
         line.locator("[data-action=public-take]").click()
@@ -187,6 +194,7 @@ def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> Non
         assert dialog.locator("h2").inner_text() == "Leave the game?"
         assert guest.evaluate("document.activeElement.dataset.action") == "confirm-no"
         assert_accessible(guest, "the leave question")
+        shoot(guest, "leave-question.png")
         guest.keyboard.press("Escape")  # no: the game stays
         dialog.wait_for(state="detached")
         assert app(guest)["screen"] == "game"
