@@ -12,6 +12,9 @@ import { GameView } from "./game.js";
 import { describe } from "./log.js";
 import { DiceCheck } from "./fairplay.js";
 import { helpButton } from "./help.js";
+import { turnAlert, keepAlertTitle, alertSettings } from "./alerts.js";
+import { resumeCard, publicRoomsCard } from "./home_lists.js";
+import { confirmDialog } from "./confirm.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -52,7 +55,8 @@ export function loadRoom(code) {
   try { return JSON.parse(localStorage.getItem(KEY(code))) || {}; } catch { return {}; }
 }
 function saveRoom(code, patch) {
-  localStorage.setItem(KEY(code), JSON.stringify({ ...loadRoom(code), ...patch }));
+  // `at`: when this browser last joined it (the home page's Resume list shows the newest first)
+  localStorage.setItem(KEY(code), JSON.stringify({ ...loadRoom(code), ...patch, at: Date.now() }));
 }
 function forgetSeat(code) {
   const r = loadRoom(code);
@@ -190,7 +194,13 @@ async function joinRoom() {
       S.intent = { role: ROLES.SPECTATOR };
       return joinRoom();
     }
-    if (e.code === "room_not_found") { S.error = errorText(e); S.screen = "error"; render(null); return; }
+    if (e.code === "room_not_found") {
+      localStorage.removeItem(KEY(S.code)); // an expired room: its tokens open nothing (the home page stops offering it)
+      S.error = errorText(e);
+      S.screen = "error";
+      render(null);
+      return;
+    }
     toast(errorText(e));
     S.intent = null;
     await showJoinScreen();
@@ -240,6 +250,12 @@ async function createRoom(settings, name) {
   go(`/?room=${r.code}`);
 }
 
+// A player leaving a game in progress is asked first (the lobby and the final scores are left at once).
+async function leaveAllowed() {
+  if (S.role !== ROLES.PLAYER || S.room?.status !== STATUS.PLAYING) return true;
+  return confirmDialog(S.lang, { title: t("leave_title", S.lang), text: t("leave_text", S.lang), yes: t("leave_yes", S.lang) });
+}
+
 const diceCheck = new DiceCheck(net);
 
 const actions = {
@@ -267,6 +283,7 @@ const actions = {
     }
   },
   async leave() {
+    if (!(await leaveAllowed())) return;
     try { await net.request(MSG.LEAVE); } catch { /* leaving anyway */ }
     if (S.code && S.room?.status === STATUS.LOBBY) forgetSeat(S.code);
     goHome();
@@ -291,7 +308,9 @@ const actions = {
     if (game && !game.controlsReady && game.myTurn()) render(null);
     else expose();
   },
-  home: goHome,
+  async home() {
+    if (await leaveAllowed()) goHome();
+  },
   setLang(lang) {
     S.lang = setLang(lang);
     localStorage.setItem("rajas.lang", S.lang);
@@ -312,6 +331,7 @@ const actions = {
     return S.sheetFresh ? S.sheet : null;
   },
   statusBadge: () => statusBadge(),
+  alertMenu: () => (S.role === ROLES.PLAYER && S.room?.status === STATUS.PLAYING ? alertSettings(S.lang, true) : null),
   langSelect: () => langSelect(),
 };
 
@@ -365,6 +385,7 @@ function render(events) {
   }
   diceCheck.sync(S, mySeat());
   document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang);
+  keepAlertTitle(S.lang);
   expose();
 }
 
@@ -468,7 +489,14 @@ function renderHome() {
   return html("div", { class: "screen home", "data-screen": "home" }, topBar(),
     html("main", { class: "home-main" },
       html("section", { class: "hero" }, html("div", { class: "hero-mark" }, glyph("elephant", 72)), html("h1", null, L("app_title")), html("p", null, L("tagline"))),
-      html("div", { class: "home-cards" }, create, join)));
+      html("div", { class: "home-cards" }, create, join),
+      resumeCard(S.lang, go),
+      publicRoomsCard(S.lang, {
+        lastName,
+        join: (code, n) => { localStorage.setItem("rajas.name", n); S.intent = { role: ROLES.PLAYER, name: n }; go(`/?room=${code}`); },
+        watch: (code) => { S.intent = { role: ROLES.SPECTATOR }; go(`/?room=${code}`); },
+      }),
+      alertSettings(S.lang)));
 }
 
 function renderJoin() {
@@ -536,6 +564,8 @@ function mySeat() {
   return i >= 0 ? i : null;
 }
 
+let wasMyTurn = false;
+
 function expose() {
   const seat = mySeat();
   const pending = S.game?.pending;
@@ -565,6 +595,10 @@ function expose() {
     sheetFresh: S.sheetFresh,
   };
   window.__net = net;
+  // the turn alert: once when this player's turn begins (a hidden tab only)
+  const turnOwn = !!myTurn && S.screen === "game";
+  if (turnOwn && !wasMyTurn) turnAlert(S.lang, S.code);
+  wasMyTurn = turnOwn;
 }
 
 export function mySeatIndex() {

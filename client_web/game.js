@@ -222,6 +222,7 @@ export class GameView {
       html("span", { class: "spacer" }),
       S.room.status === STATUS.OVER ? html("button", { type: "button", class: "btn small", "data-action": "show-result", onclick: () => this.showResult() }, this.L("final_scores")) : null,
       helpButton(this.lang, () => ({ sheet: this.S.sheet })),
+      app.alertMenu ? app.alertMenu() : null,
       app.statusBadge ? app.statusBadge() : null,
       app.langSelect ? app.langSelect() : null);
   }

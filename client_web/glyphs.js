@@ -10,6 +10,7 @@ const P = {
     el("path", { d: "M7,5 H4 Q4,10 8,11 M17,5 H20 Q20,10 16,11", fill: "none", stroke: "#8a6410", "stroke-width": 1.5 })],
   bot: (c) => [el("rect", { x: 4, y: 7, width: 16, height: 12, rx: 3, fill: c || "#7b4fa0" }), el("circle", { cx: 9, cy: 13, r: 1.8, fill: "#fff" }), el("circle", { cx: 15, cy: 13, r: 1.8, fill: "#fff" }), el("line", { x1: 12, y1: 7, x2: 12, y2: 3, stroke: c || "#7b4fa0", "stroke-width": 2 })],
   clock: (c) => [el("circle", { cx: 12, cy: 12, r: 9, fill: "none", stroke: c || "currentColor", "stroke-width": 2 }), el("path", { d: "M12,7 V12 L16,14", fill: "none", stroke: c || "currentColor", "stroke-width": 2, "stroke-linecap": "round" })],
+  bell: (c) => [el("path", { d: "M6,17 V11 A6,6 0 0 1 18,11 V17 L20,19 H4 Z", fill: c || "currentColor" }), el("circle", { cx: 12, cy: 20.5, r: 2, fill: c || "currentColor" })],
   play: (c) => [el("path", { d: "M7,4 L20,12 L7,20 Z", fill: c || "currentColor" })],
 };
 

@@ -484,6 +484,53 @@ const BREAKDOWN = {
 };
 for (const lang of Object.keys(BREAKDOWN)) Object.assign(STRINGS[lang], BREAKDOWN[lang]);
 // ---- end of the breakdown block ---------------------------------------------------------------------------
+// ---- issue 17 (helper `table`): turn alerts, public rooms, resume, duplicate names, leaving mid-game ------
+const TABLE17 = {
+  en: {
+    alert_your_turn: "Your turn", alert_body: "Rajas: it is your turn in room {c}.",
+    alert_settings: "Turn alerts", alert_hint: "When your turn begins while this tab is in the background:",
+    alert_title: "Change the tab's title and icon", alert_sound: "Play a short sound",
+    alert_notify: "Show a notification (the browser asks first)", alert_vibrate: "Vibrate (phones)", alert_allow: "Allow notifications",
+    resume_title: "Your games", resume: "Resume", resume_room: "Resume your seat in room {c}",
+    public_title: "Public rooms", public_loading: "Looking for public rooms…", public_none: "No public room is waiting for players right now.",
+    public_failed: "The list of public rooms could not be loaded.", refresh: "Refresh",
+    public_players: "{n} of {m} players", public_open: "{n} open", public_full: "full", public_not_started: "not started",
+    public_join_room: "Take a seat in room {c}", public_watch_room: "Watch room {c}",
+    err_name_taken: "Someone in this room already has that name: choose another one.",
+    leave_title: "Leave the game?", leave_text: "The game goes on without you: a bot plays your seat. You can come back with this browser.",
+    leave_yes: "Leave",
+  },
+  nl: {
+    alert_your_turn: "Jouw beurt", alert_body: "Rajas: je bent aan de beurt in kamer {c}.",
+    alert_settings: "Beurtmeldingen", alert_hint: "Als je beurt begint terwijl dit tabblad op de achtergrond staat:",
+    alert_title: "Titel en pictogram van het tabblad veranderen", alert_sound: "Een kort geluid spelen",
+    alert_notify: "Een melding tonen (de browser vraagt het eerst)", alert_vibrate: "Trillen (telefoons)", alert_allow: "Meldingen toestaan",
+    resume_title: "Jouw spellen", resume: "Verder spelen", resume_room: "Verder spelen op je plaats in kamer {c}",
+    public_title: "Openbare kamers", public_loading: "Openbare kamers zoeken…", public_none: "Er wacht nu geen openbare kamer op spelers.",
+    public_failed: "De lijst met openbare kamers kon niet worden geladen.", refresh: "Vernieuwen",
+    public_players: "{n} van {m} spelers", public_open: "{n} vrij", public_full: "vol", public_not_started: "nog niet begonnen",
+    public_join_room: "Neem een plaats in kamer {c}", public_watch_room: "Kijk mee in kamer {c}",
+    err_name_taken: "Iemand in deze kamer heeft die naam al: kies een andere.",
+    leave_title: "Het spel verlaten?", leave_text: "Het spel gaat zonder jou verder: een bot speelt jouw plaats. Met deze browser kun je terugkomen.",
+    leave_yes: "Verlaten",
+  },
+  de: {
+    alert_your_turn: "Du bist dran", alert_body: "Rajas: du bist in Raum {c} am Zug.",
+    alert_settings: "Zug-Hinweise", alert_hint: "Wenn dein Zug beginnt, während dieser Tab im Hintergrund ist:",
+    alert_title: "Titel und Symbol des Tabs ändern", alert_sound: "Einen kurzen Ton spielen",
+    alert_notify: "Eine Benachrichtigung zeigen (der Browser fragt zuerst)", alert_vibrate: "Vibrieren (Handys)", alert_allow: "Benachrichtigungen erlauben",
+    resume_title: "Deine Spiele", resume: "Weiterspielen", resume_room: "Auf deinem Platz in Raum {c} weiterspielen",
+    public_title: "Öffentliche Räume", public_loading: "Suche öffentliche Räume…", public_none: "Gerade wartet kein öffentlicher Raum auf Mitspieler.",
+    public_failed: "Die Liste der öffentlichen Räume konnte nicht geladen werden.", refresh: "Aktualisieren",
+    public_players: "{n} von {m} Spielern", public_open: "{n} frei", public_full: "voll", public_not_started: "nicht begonnen",
+    public_join_room: "Einen Platz in Raum {c} nehmen", public_watch_room: "Raum {c} zuschauen",
+    err_name_taken: "Jemand in diesem Raum hat diesen Namen schon: wähle einen anderen.",
+    leave_title: "Das Spiel verlassen?", leave_text: "Das Spiel geht ohne dich weiter: ein Bot spielt deinen Platz. Mit diesem Browser kannst du zurückkommen.",
+    leave_yes: "Verlassen",
+  },
+};
+for (const lang of Object.keys(TABLE17)) Object.assign(STRINGS[lang], TABLE17[lang]);
+// ---- end of the issue 17 (table) block ------------------------------------------------------------------
 
 let current = "en";
 

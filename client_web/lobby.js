@@ -5,6 +5,7 @@ import { glyph } from "./glyphs.js";
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { helpButton } from "./help.js";
+import { alertSettings } from "./alerts.js";
 import { MSG, ROLES, SETTINGS } from "./protocol.js";
 import { SEAT_COLOURS } from "./game.js";
 import {
@@ -211,6 +212,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
         seats,
         html("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
         start,
+        S.role === ROLES.PLAYER ? alertSettings(lang) : null,
         html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")))),
       html("section", { class: "card" },
         html("h2", null, L(invite ? "invite_friends" : "spectator_link")),

@@ -19,7 +19,7 @@ export const SERVER_TYPES = Object.freeze(["reply", "snapshot", "update", "prese
 // protocol/errors.py ErrorCode
 export const ERROR_CODES = Object.freeze([
   "malformed_frame", "protocol_version", "not_joined", "bad_token", "room_not_found", "room_full",
-  "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
+  "name_taken", "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
   "illegal_decision", "malformed_decision", "game_over", "stale_version", "bad_commitment", "contribution_fixed",
   "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout", "internal",
 ]);

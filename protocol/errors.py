@@ -11,6 +11,7 @@ ErrorCode = Literal[
     "bad_token",  # a seat token or host token that does not belong to this room
     "room_not_found",
     "room_full",
+    "name_taken",  # a player joining with a name already seated in the room (case and spaces aside)
     "spectators_not_allowed",
     "not_host",
     "wrong_phase",  # lobby action during play, decision in the lobby, ...

@@ -188,6 +188,10 @@ def take_seat(r: Room, name: str, host_token: str | None) -> tuple[FrozenDict, l
     r.require_lobby()
     if len(r.seats) >= r.settings["seats"]:
         raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
+    # two players of one name could not tell their seats (and the log) apart
+    key = name.strip().casefold()
+    if any(s["name"].strip().casefold() == key for s in r.seats):
+        raise ProtocolError("name_taken", "someone in this room already has this name")
     seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False})
     r.seats = (*r.seats, seat)
     events: list[Event] = [{"type": "seat_taken", "seat": len(r.seats) - 1, "id": seat["id"], "name": name}]

@@ -217,7 +217,15 @@ class Room:
         """The room's line in GET /api/rooms while it is a public room in the lobby, else None."""
         if self.status != LOBBY or not self.settings["public"]:
             return None
-        return {"code": self.code, "seats": self.settings["seats"], "taken": len(self.seats)}
+        # bounded: at most 5 seated names of at most name_max characters each, and the sheet's short name
+        return {
+            "code": self.code,
+            "seats": self.settings["seats"],
+            "taken": len(self.seats),
+            "names": [s["name"] for s in self.seats],
+            "sheet": self.settings_view()["sheet"],  # a custom sheet by its name, never its file
+            "spectators": bool(self.settings["spectators"]),
+        }
 
     def listing_changed(self, base: Room) -> bool:
         """Whether this change of `base` may change its listing: only lobby changes can (a decision cannot)."""

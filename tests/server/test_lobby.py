@@ -53,6 +53,23 @@ async def test_seats_fill_up_then_room_full(server: Running, clients: Clients) -
     assert seated[0].room["host"] == seated[0].seat_id  # type: ignore[index]
 
 
+async def test_a_name_already_seated_is_refused_whatever_its_case_and_spaces(
+    server: Running, clients: Clients
+) -> None:
+    created, seated = await seated_room(clients, server.url, players=2, start=False, seats=4)
+    v = seated[0].v
+    for same in ["p1", "P1", "  p1 ", "\tP0"]:
+        twin = await clients.open(server.url)
+        with pytest.raises(ServerError) as e:
+            await twin.join(created["code"], name=same)
+        assert e.value.code == "name_taken"
+    # nothing changed: no seat, no new version; another name still gets a seat
+    assert seated[0].v == v and len(seated[0].room["seats"]) == 2  # type: ignore[index]
+    other = await clients.open(server.url)
+    await other.join(created["code"], name="p1b")
+    await seated[0].wait_for(lambda c: c.room is not None and len(c.room["seats"]) == 3)
+
+
 async def test_kick_leave_and_hand_over(server: Running, clients: Clients) -> None:
     created, (host, a, b) = await seated_room(clients, server.url, players=3, start=False, seats=4)
     with pytest.raises(ServerError) as e:

@@ -113,11 +113,16 @@ async def test_the_room_list_comes_from_the_lobby_index(server: Running, clients
             return {r["code"]: r for r in (await http.get("/api/rooms")).json()["rooms"]}
 
     got = await rooms()
-    assert got[listed["code"]] == {"code": listed["code"], "seats": 3, "taken": 0} and hidden["code"] not in got
+    line = got[listed["code"]]
+    sheet = line.pop("sheet")
+    assert line == {"code": listed["code"], "seats": 3, "taken": 0, "names": [], "spectators": True}
+    assert set(sheet) == {"custom"}  # a custom sheet is listed by its name, never with its file
+    assert hidden["code"] not in got
     await host.join(listed["code"], name="a", host_token=listed["host_token"])
     guest = await clients.open(server.url)
     await guest.join(listed["code"], name="b")
-    assert (await rooms())[listed["code"]]["taken"] == 2  # seats taken: the line follows
+    line = (await rooms())[listed["code"]]
+    assert line["taken"] == 2 and line["names"] == ["a", "b"]  # seats taken: the line follows
     await host.change_settings(seats=2, sheet="sun", public=True)
     assert (await rooms())[listed["code"]]["seats"] == 2
     await host.start()
