@@ -57,7 +57,8 @@ async def test_the_room_list_of_thousands_of_public_rooms_is_quick_and_bounded()
             started = time.perf_counter()
             rooms = (await http.get("/api/rooms")).json()["rooms"]
             took_ms = (time.perf_counter() - started) * 1000
-            assert len(rooms) == LISTED and rooms[0] == {"code": fresh["code"], "seats": 3, "taken": 0}
+            assert len(rooms) == LISTED and {k: rooms[0][k] for k in ("code", "seats", "taken")} == {
+                "code": fresh["code"], "seats": 3, "taken": 0}
             assert took_ms < 100, f"GET /api/rooms took {took_ms:.0f} ms with {ROOMS} public rooms"
 
             # Lists keep coming (40 a second: each one used to take the node 0.76 s): other rooms are answered in time.
