@@ -21,7 +21,8 @@ from setuptools import setup
 
 # Folder -> the modules of it that are compiled. Left interpreted: the engine's sheet.py (pydantic models,
 # loaded once) and errors.py (exception classes with class attributes); the protocol's pydantic messages and
-# client; the server's app (Starlette routes), start-up, command line, logs and the tools (bench, bots), and
+# client; the server's app (Starlette routes), start-up, command line, logs and `rajas bots` (the benchmarks
+# live in bench/, outside the server), and
 # frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
 COMPILED = {
     "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",

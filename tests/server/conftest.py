@@ -38,13 +38,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A redis-server of our own, on a free port, with its files in a temporary directory."""
+@contextlib.contextmanager
+def own_redis_server(*args: str) -> Iterator[str]:
+    """A redis-server of our own on a free port (`args`: more of its settings), its files in a temporary
+    directory; its URL."""
     tmp = tempfile.mkdtemp(prefix="rajas-redis-")
     port = free_port()
     proc = subprocess.Popen(
-        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--dir", tmp, "--save", "", "--appendonly", "no"],
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--dir", tmp, "--save", "", "--appendonly", "no", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -61,6 +62,13 @@ def redis_url() -> Iterator[str]:
         proc.kill()
         proc.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The session's redis-server, shared by the tests that run on Redis."""
+    with own_redis_server() as url:
+        yield url
 
 
 @dataclass

@@ -23,7 +23,7 @@ from rajas.server.redis_store import RedisStore
 from tests.scale.cluster import Cluster, redis_cluster
 
 from . import test_stores
-from .conftest import free_port
+from .conftest import own_redis_server
 
 
 @pytest.fixture(scope="module")
@@ -124,24 +124,9 @@ async def test_the_lobby_index_on_a_cluster(store: RedisStore) -> None:
         await short.close()
 
 
-@contextlib.contextmanager
-def redis_without_shard_channels() -> Iterator[str]:
+def redis_without_shard_channels() -> contextlib.AbstractContextManager[str]:
     """A redis-server with SPUBLISH taken away, as on a Redis older than 7."""
-    tmp = tempfile.mkdtemp(prefix="rajas-redis6-")
-    port = free_port()
-    cmd = [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1",
-           "--dir", tmp, "--save", "", "--rename-command", "SPUBLISH", ""]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout != b"PONG\n":
-            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.kill()
-        proc.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
+    return own_redis_server("--rename-command", "SPUBLISH", "")
 
 
 async def test_rooms_use_plain_channels_on_a_server_without_shard_channels(redis_url: str) -> None:
