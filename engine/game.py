@@ -42,12 +42,12 @@ def new_game(
     elif not 0 <= start_player < players:
         raise ValueError("start_player is not a seat")
     g.round = 0
-    g.players = [PlayerState.new(sheet) for _ in range(players)]
+    g.players = tuple([PlayerState.new(sheet) for _ in range(players)])
     g.end_after = -1
     g.result = None
     g.step = 0
-    g.stack = []
-    g.pool = []
+    g.stack = ()
+    g.pool = ()
     g.reroll = None
     g._legal = None
     events: list[Event] = [

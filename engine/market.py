@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from .state import GameState
+from .state import GameState, replaced
 from .tracks import Event, gain_money, release
 
 Counts = tuple[int, int, int]
@@ -28,7 +28,7 @@ def gain_goods(g: GameState, counts: Counts, events: list[Event]) -> Counts:
     got = []
     for good, n in enumerate(counts):
         take = min(n, cap - p.circled[good])
-        p.circled[good] += take
+        p.circled = replaced(p.circled, good, p.circled[good] + take)
         got.append(take)
     result: Counts = (got[0], got[1], got[2])
     events.append({"type": "goods_gained", "player": g.current, "goods": list(result), "wanted": list(counts)})
@@ -90,7 +90,7 @@ def sell(g: GameState, counts: Counts, events: list[Event]) -> None:
             continue
         before = p.sold[good]
         earned += sum(prices[before : before + n])
-        p.sold[good] = before + n
+        p.sold = replaced(p.sold, good, before + n)
         for end, bonus in g.sheet.tents[good]:
             if before < end <= before + n:
                 finished_tents.append((good, end, bonus))

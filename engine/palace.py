@@ -11,7 +11,7 @@ from .effects import (
     TRADER,
     Effect,
 )
-from .state import GameState
+from .state import GameState, replaced
 from .tracks import Event, release
 
 # What each character does once crossed out (pushed so the first listed is carried out first).
@@ -44,13 +44,12 @@ def cross_out(g: GameState, character: int, events: list[Event]) -> None:
     area = g.sheet.character_area[character]
     members, column_bonuses = g.sheet.areas[area]
     before = min([p.palace[c] for c in members])
-    p.palace[character] += 1
+    p.palace = replaced(p.palace, character, p.palace[character] + 1)
     after = min([p.palace[c] for c in members])
     events.append({"type": "palace_crossed", "player": g.current, "character": character, "uses": p.palace[character]})
     if after > before:
         release(g, column_bonuses[after - 1], f"palace area {area} column {after}", "column_bonus", events)
-    for eff in reversed(CHARACTER_ACTIONS[character]):
-        g.stack.append(eff)
+    g.stack = g.stack + tuple(reversed(CHARACTER_ACTIONS[character]))
 
 
 def upgrade_options(g: GameState) -> list[int]:
@@ -62,7 +61,7 @@ def upgrade(g: GameState, building: int, events: list[Event]) -> None:
     """Marks the next value of one building type; upgrading every type once (twice) releases a bonus."""
     p = g.players[g.current]
     before = min(p.levels)
-    p.levels[building] += 1
+    p.levels = replaced(p.levels, building, p.levels[building] + 1)
     after = min(p.levels)
     events.append({"type": "upgraded", "player": g.current, "building": building, "level": p.levels[building]})
     if after > before:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .effects import DIRECTION_BITS, masks_for, shape_name
-from .state import GameState
+from .state import GameState, pushed, replaced
 from .tracks import Event, gain_fame, release
 
 _MASKS: dict[int, tuple[int, ...]] = {}
@@ -102,7 +102,7 @@ def _edge_bonuses(g: GameState, cell: int, arms: int, events: list[Event]) -> No
 def draw_road(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
     """A complete road on a new space; its building is erected or its market opened, once."""
     p = g.players[g.current]
-    p.roads[cell] = arms
+    p.roads = replaced(p.roads, cell, arms)
     p._frontier = None
     events.append({"type": "road_drawn", "player": g.current, "cell": cell, "arms": arms, "shape": shape_name(arms)})
     _edge_bonuses(g, cell, arms, events)
@@ -116,13 +116,13 @@ def draw_road(g: GameState, cell: int, arms: int, events: list[Event]) -> None:
         market = g.sheet.cell_market[cell]
         events.append({"type": "market_opened", "player": g.current, "cell": cell, "market": market})
         # Selling at a newly opened market is part of the road action itself: done now, up to 3 goods.
-        g.stack.append(("sell", market, 3, 0))
+        g.stack = pushed(g.stack, ("sell", market, 3, 0))
 
 
 def draw_half_road(g: GameState, cell: int, arm: int, events: list[Event]) -> None:
     """Extends a drawn road; the space's building or market does not pay again."""
     p = g.players[g.current]
-    p.roads[cell] |= arm
+    p.roads = replaced(p.roads, cell, p.roads[cell] | arm)
     p._frontier = None
     events.append({"type": "half_road_drawn", "player": g.current, "cell": cell, "arm": arm, "arms": p.roads[cell]})
     _edge_bonuses(g, cell, arm, events)

@@ -21,7 +21,7 @@ from .market import can_gain_any, choice_options, gain_goods, room, sell, sell_o
 from .palace import completes_column, cross_out, has_space, upgrade, upgrade_options
 from .province import any_half_road, any_road, draw_half_road, draw_road, half_road_options, iter_road_options
 from .river import ahead, behind_unmarked, mark, symbol_target
-from .state import GameState
+from .state import GameState, pushed
 from .tracks import Event, gain_fame, gain_karma, gain_money
 
 # Effects carried out without asking the player anything.
@@ -173,11 +173,11 @@ def apply_choice(g: GameState, eff: Effect, d: Decision, events: list[Event]) ->
     elif dk == "half_road":
         draw_half_road(g, a[0], a[1], events)
         if kind == "half_roads" and eff[1] > 1:
-            g.stack.append(("half_roads", eff[1] - 1) if eff[1] > 2 else ("half_road",))
+            g.stack = pushed(g.stack, ("half_roads", eff[1] - 1) if eff[1] > 2 else ("half_road",))
     elif dk == "river":
         mark(g, a[0], events)
     elif dk == "palace":
-        g.stack.append(("palace", a[0]))
+        g.stack = pushed(g.stack, ("palace", a[0]))
     elif dk == "upgrade":
         upgrade(g, a[0], events)
     else:

@@ -42,5 +42,4 @@ def mark(g: GameState, space: int, events: list[Event]) -> None:
     p = g.players[g.current]
     p.river |= 1 << space
     events.append({"type": "river_marked", "player": g.current, "space": space})
-    for eff in reversed(g.sheet.river_reward[space]):
-        g.stack.append(sourced(eff, "river"))
+    g.stack = g.stack + tuple([sourced(eff, "river") for eff in reversed(g.sheet.river_reward[space])])

@@ -1,4 +1,10 @@
-"""Game and player state: plain fields, cheap copies, lossless conversion to plain data."""
+"""Game and player state: plain fields, cheap copies, lossless conversion to plain data.
+
+A state the engine returns is read-only by construction: every sequence in it is a tuple, so an attempt to
+change one in place raises `TypeError` instead of silently changing every room, clone and cache that shares
+it. The engine changes only the fresh copy it is building, and replaces a sequence rather than editing it
+(`replaced`, `pushed`, `popped`, `without`). Two private fields are memos derived from the rest (`_legal`,
+`_frontier`): filling them in later changes nothing a reader can see."""
 
 from __future__ import annotations
 
@@ -39,16 +45,16 @@ class PlayerState:
 
     fame: int
     money: int
-    fame_from: list[int]  # fame by source (tracks.SOURCES), for the end-of-game breakdown
-    money_from: list[int]  # money by source, likewise
+    fame_from: tuple[int, ...]  # fame by source (tracks.SOURCES), for the end-of-game breakdown
+    money_from: tuple[int, ...]  # money by source, likewise
     karma_gained: int  # karma circled, the starting one included
     karma_used: int  # karma crossed out
-    circled: list[int]  # per good: goods circled so far (left to right)
-    sold: list[int]  # per good: goods crossed out (sold) so far (left to right)
-    palace: list[int]  # per character: spaces crossed out
-    levels: list[int]  # per building type: its current fame value in the upgrade table
+    circled: tuple[int, ...]  # per good: goods circled so far (left to right)
+    sold: tuple[int, ...]  # per good: goods crossed out (sold) so far (left to right)
+    palace: tuple[int, ...]  # per character: spaces crossed out
+    levels: tuple[int, ...]  # per building type: its current fame value in the upgrade table
     river: int  # bit i set: river space i marked
-    roads: list[int]  # per province space: mask of road arms drawn there
+    roads: tuple[int, ...]  # per province space: mask of road arms drawn there
     edges_taken: int  # bit i set: edge bonus slot i already received
     _frontier: dict[int, int] | None  # cache of province.frontier; valid until a road is drawn, never mutated
 
@@ -57,35 +63,35 @@ class PlayerState:
         p = cls()
         p.fame = 0
         p.money = 0
-        p.fame_from = [0] * len(SOURCES)
-        p.money_from = [0] * len(SOURCES)
+        p.fame_from = (0,) * len(SOURCES)
+        p.money_from = (0,) * len(SOURCES)
         p.karma_gained = sheet.karma_start
         p.karma_used = 0
-        p.circled = [0, 0, 0]
-        p.sold = [0, 0, 0]
-        p.palace = [0] * len(CHARACTERS)
-        p.levels = [1] * len(sheet.buildings)
+        p.circled = (0, 0, 0)
+        p.sold = (0, 0, 0)
+        p.palace = (0,) * len(CHARACTERS)
+        p.levels = (1,) * len(sheet.buildings)
         p.river = 0
-        p.roads = [0] * (sheet.rows * sheet.cols)
-        p.roads[sheet.residence] = sheet.residence_arms
+        p.roads = replaced((0,) * (sheet.rows * sheet.cols), sheet.residence, sheet.residence_arms)
         p.edges_taken = 0
         p._frontier = None
         return p
 
     def copy(self) -> PlayerState:
+        """A copy whose fields the engine may replace (its tuples are shared: they are never changed)."""
         p = PlayerState.__new__(PlayerState)  # (skips __init__: every slot is set right after)
         p.fame = self.fame
         p.money = self.money
-        p.fame_from = self.fame_from[:]
-        p.money_from = self.money_from[:]
+        p.fame_from = self.fame_from
+        p.money_from = self.money_from
         p.karma_gained = self.karma_gained
         p.karma_used = self.karma_used
-        p.circled = self.circled[:]
-        p.sold = self.sold[:]
-        p.palace = self.palace[:]
-        p.levels = self.levels[:]
+        p.circled = self.circled
+        p.sold = self.sold
+        p.palace = self.palace
+        p.levels = self.levels
         p.river = self.river
-        p.roads = self.roads[:]
+        p.roads = self.roads
         p.edges_taken = self.edges_taken
         p._frontier = self._frontier
         return p
@@ -115,9 +121,9 @@ class PlayerState:
             "circled": _named(GOODS, self.circled),
             "sold": _named(GOODS, self.sold),
             "palace": _named(CHARACTERS, self.palace),
-            "levels": self.levels[:],
+            "levels": list(self.levels),
             "river": list(_bits(self.river)),
-            "roads": self.roads[:],
+            "roads": list(self.roads),
             "edges_taken": list(_bits(self.edges_taken)),
         }
 
@@ -131,34 +137,50 @@ class PlayerState:
         p.money_from = _counts(SOURCES, d.get("money_by_source"), p.money)
         p.karma_gained = int(d["karma_gained"])
         p.karma_used = int(d["karma_used"])
-        p.circled = [int(d["circled"][g]) for g in GOODS]
-        p.sold = [int(d["sold"][g]) for g in GOODS]
-        p.palace = [int(d["palace"][c]) for c in CHARACTERS]
-        p.levels = [int(x) for x in d["levels"]]
+        p.circled = tuple([int(d["circled"][g]) for g in GOODS])
+        p.sold = tuple([int(d["sold"][g]) for g in GOODS])
+        p.palace = tuple([int(d["palace"][c]) for c in CHARACTERS])
+        p.levels = tuple([int(x) for x in d["levels"]])
         p.river = sum(1 << int(i) for i in d["river"])
-        p.roads = [int(x) for x in d["roads"]]
+        p.roads = tuple([int(x) for x in d["roads"]])
         p.edges_taken = sum(1 << int(i) for i in d["edges_taken"])
         p._frontier = None
         return p
 
 
-def _named(names: tuple[str, ...], values: list[int]) -> dict[str, int]:
+def _named(names: tuple[str, ...], values: tuple[int, ...]) -> dict[str, int]:
     # (Not dict(zip(..., strict=True)): compiled, that is a generic call and this loop is native; the server
     # converts the deciding player after every decision.)
     return {names[i]: values[i] for i in range(len(names))}
 
 
-def by_source(counts: list[int]) -> dict[str, int]:
+def by_source(counts: tuple[int, ...]) -> dict[str, int]:
     """A player's fame or money by source, as names and amounts; the sources that gave nothing left out."""
     return {SOURCES[i]: counts[i] for i in range(len(SOURCES)) if counts[i]}
 
 
-def _counts(names: tuple[str, ...], d: Any, total: int) -> list[int]:
+def _counts(names: tuple[str, ...], d: Any, total: int) -> tuple[int, ...]:
     if d is None:
-        out = [0] * len(names)
-        out[names.index("bonus")] = total
-        return out
-    return [int(d.get(n, 0)) for n in names]
+        return replaced((0,) * len(names), names.index("bonus"), total)
+    return tuple([int(d.get(n, 0)) for n in names])
+
+
+# ---- replacing a part of a tuple (a state's sequences are never changed in place) ------------------------
+
+
+def replaced(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    """`t` with item `i` set to `v`."""
+    return t[:i] + (v,) + t[i + 1 :]  # noqa: RUF005 (concatenation: the faster of the two here)
+
+
+def pushed(t: tuple[Effect, ...], e: Effect) -> tuple[Effect, ...]:
+    """`t` with `e` added at its end (the top of a stack)."""
+    return (*t, e)
+
+
+def without(t: tuple[Effect, ...], i: int) -> tuple[Effect, ...]:
+    """`t` without item `i`."""
+    return t[:i] + t[i + 1 :]
 
 
 _bit_lists: dict[int, tuple[int, ...]] = {}  # a bit set (river spaces, edges taken) -> its members
@@ -182,7 +204,7 @@ def _listify(x: Any) -> Any:
 
 
 class GameState:
-    """The whole game between two decisions. Never mutated once returned by the engine."""
+    """The whole game between two decisions. Read-only once returned by the engine (see the module's note)."""
 
     __slots__ = (
         "_legal",
@@ -215,14 +237,14 @@ class GameState:
     turn: int  # index into order
     current: int  # order[turn]: the seat that must decide now (the last to play once the game is over)
     phase: str
-    faces: list[int]  # per die: face index
-    where: list[int]  # per die: MIDDLE, ELEPHANT, or the seat whose depot holds it
+    faces: tuple[int, ...]  # per die: face index
+    where: tuple[int, ...]  # per die: MIDDLE, ELEPHANT, or the seat whose depot holds it
     reroll: tuple[int, int] | None  # (die from the elephant, die from the middle) while rerolling
-    stack: list[Effect]  # the action being carried out now; last is next
-    pool: list[Effect]  # bonuses released this turn, used after the action in the player's order
+    stack: tuple[Effect, ...]  # the action being carried out now; last is next
+    pool: tuple[Effect, ...]  # bonuses released this turn, used after the action in the player's order
     end_after: int  # turn index of this round after which the game ends; -1 while not triggered
-    players: list[PlayerState]
-    result: list[dict[str, Any]] | None
+    players: tuple[PlayerState, ...]
+    result: tuple[dict[str, Any], ...] | None  # the final standings, best first
     step: int  # decisions applied so far
     _legal: Any
 
@@ -242,17 +264,16 @@ class GameState:
         g.turn = self.turn
         g.current = self.current
         g.phase = self.phase
-        # Dice lists are shared until a pick or a roll changes them (turns.py copies them first).
         g.faces = self.faces
         g.where = self.where
         g.reroll = self.reroll
-        g.stack = self.stack[:]
-        g.pool = self.pool[:]
+        g.stack = self.stack
+        g.pool = self.pool
         g.end_after = self.end_after
-        players = self.players[:]
         cur = self.current
+        players = list(self.players)
         players[cur] = players[cur].copy()
-        g.players = players
+        g.players = tuple(players)
         g.result = self.result
         g.step = self.step
         g._legal = None
@@ -275,7 +296,7 @@ class GameState:
             "stack": _listify(self.stack),
             "pool": _listify(self.pool),
             "end_after": self.end_after,
-            "result": self.result,
+            "result": list(self.result) if self.result is not None else None,
             "step": self.step,
             "players": [p.to_dict() for p in self.players],
         }
@@ -286,7 +307,7 @@ class GameState:
             raise ValueError("this state was played on another sheet")
         g = cls()
         g.sheet = sheet
-        g.players = [PlayerState.from_dict(p) for p in d["players"]]
+        g.players = tuple([PlayerState.from_dict(p) for p in d["players"]])
         g.n = len(g.players)
         g.rng = state_from_wire(d["rng"])
         g.round = int(d["round"])
@@ -295,13 +316,13 @@ class GameState:
         g.turn = int(d["turn"])
         g.current = g.order[g.turn]
         g.phase = str(d["phase"])
-        g.faces = [int(x) for x in d["faces"]]
-        g.where = [int(x) for x in d["where"]]
+        g.faces = tuple([int(x) for x in d["faces"]])
+        g.where = tuple([int(x) for x in d["where"]])
         g.reroll = (int(d["reroll"][0]), int(d["reroll"][1])) if d["reroll"] else None
-        g.stack = [_tuplify(e) for e in d["stack"]]
-        g.pool = [_tuplify(e) for e in d["pool"]]
+        g.stack = tuple([_tuplify(e) for e in d["stack"]])
+        g.pool = tuple([_tuplify(e) for e in d["pool"]])
         g.end_after = int(d["end_after"])
-        g.result = d["result"]
+        g.result = tuple(d["result"]) if d["result"] is not None else None
         g.step = int(d["step"])
         g._legal = None
         return g

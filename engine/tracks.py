@@ -9,7 +9,7 @@ from typing import Any
 
 from .effects import SOURCE_INDEX, Effect
 from .sheet import Sheet
-from .state import GameState, PlayerState, by_source
+from .state import GameState, PlayerState, by_source, pushed, replaced
 
 Event = dict[str, Any]
 
@@ -26,7 +26,7 @@ def sourced(effect: Effect, source: str) -> Effect:
 def release(g: GameState, effect: Effect, where: str, source: str, events: list[Event]) -> None:
     """A bonus is circled now and used after the die action, in the order the player chooses. `where` names
     the space for the log; `source` is the breakdown's name for what released it."""
-    g.pool.append(sourced(effect, source))
+    g.pool = pushed(g.pool, sourced(effect, source))
     events.append({"type": "bonus_released", "player": g.current, "bonus": list(effect), "source": where})
 
 
@@ -39,7 +39,8 @@ def gain_fame(g: GameState, amount: int, source: str, events: list[Event]) -> No
     p = g.players[g.current]
     old = p.fame
     p.fame = old + amount
-    p.fame_from[SOURCE_INDEX[source]] += amount
+    i = SOURCE_INDEX[source]
+    p.fame_from = replaced(p.fame_from, i, p.fame_from[i] + amount)
     events.append({"type": "fame", "player": g.current, "amount": amount, "total": p.fame, "source": source})
     for at, eff in _passed(g.sheet.fame_bonuses, old, p.fame):
         release(g, eff, f"fame track {at}", "track_bonus", events)
@@ -49,7 +50,8 @@ def gain_money(g: GameState, amount: int, source: str, events: list[Event]) -> N
     p = g.players[g.current]
     old = p.money
     p.money = old + amount
-    p.money_from[SOURCE_INDEX[source]] += amount
+    i = SOURCE_INDEX[source]
+    p.money_from = replaced(p.money_from, i, p.money_from[i] + amount)
     events.append({"type": "money", "player": g.current, "amount": amount, "total": p.money, "source": source})
     for at, eff in _passed(g.sheet.money_bonuses, old, p.money):
         release(g, eff, f"money track {at}", "track_bonus", events)

@@ -10,7 +10,18 @@ from .decisions import Decision, decision
 from .effects import ORDER_FREE
 from .resolve import AUTOMATIC, apply_choice, iter_options, options, run_automatic, usable
 from .rng import roll, roll_many
-from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE, GameState
+from .state import (
+    ELEPHANT,
+    MIDDLE,
+    PHASE_OVER,
+    PHASE_PICK,
+    PHASE_REROLL,
+    PHASE_RESOLVE,
+    GameState,
+    pushed,
+    replaced,
+    without,
+)
 from .tracks import Event, has_crossed, standings
 
 FACES = 6
@@ -34,8 +45,8 @@ def start_round(g: GameState, start: int, events: list[Event]) -> None:
     g.turn = 0
     g.current = g.order[0]
     g.rng, faces = roll_many(g.rng, FACES, 8)
-    g.faces = faces
-    g.where = [MIDDLE] * 8
+    g.faces = tuple(faces)
+    g.where = (MIDDLE,) * 8
     events.append({"type": "round_started", "round": g.round, "start_player": start})
     events.append({"type": "dice_rolled", "player": start, "faces": list(faces)})
     begin_turn(g, events)
@@ -43,8 +54,8 @@ def start_round(g: GameState, start: int, events: list[Event]) -> None:
 
 def begin_turn(g: GameState, events: list[Event]) -> None:
     g.phase = PHASE_PICK
-    g.stack = []
-    g.pool = []
+    g.stack = ()
+    g.pool = ()
     g.reroll = None
     events.append({"type": "turn_started", "player": g.current, "round": g.round, "turn": g.turn})
 
@@ -173,7 +184,7 @@ def advance(g: GameState, events: list[Event]) -> None:
         if g.stack:
             eff = g.stack[-1]
             if eff[0] in AUTOMATIC:
-                g.stack.pop()
+                g.stack = g.stack[:-1]
                 if usable(g, eff):
                     run_automatic(g, eff, events)
                 else:
@@ -181,11 +192,11 @@ def advance(g: GameState, events: list[Event]) -> None:
                 continue
             opts = list(islice(iter_options(g, eff), 2))
             if not opts:
-                g.stack.pop()
+                g.stack = g.stack[:-1]
                 events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
                 continue
             if len(opts) == 1:
-                g.stack.pop()
+                g.stack = g.stack[:-1]
                 apply_choice(g, eff, opts[0], events)
                 continue
             return
@@ -193,14 +204,16 @@ def advance(g: GameState, events: list[Event]) -> None:
             free = next((i for i, e in enumerate(g.pool) if e[0] in ORDER_FREE), -1)
             if free >= 0:
                 # Fame, money and karma bonuses need no choice and their order changes nothing.
-                g.stack.append(g.pool.pop(free))
-                events.append({"type": "bonus_used", "player": g.current, "bonus": list(g.stack[-1])})
+                eff = g.pool[free]
+                g.pool = without(g.pool, free)
+                g.stack = pushed(g.stack, eff)
+                events.append({"type": "bonus_used", "player": g.current, "bonus": list(eff)})
                 continue
             opts = list(islice(iter_pool_options(g), 2))
             if not opts:
                 for eff in g.pool:
                     events.append({"type": "bonus_wasted", "player": g.current, "bonus": list(eff)})
-                g.pool = []
+                g.pool = ()
                 continue
             if len(opts) == 1:
                 _use_bonus(g, opts[0], events)
@@ -210,14 +223,16 @@ def advance(g: GameState, events: list[Event]) -> None:
 
 
 def _use_bonus(g: GameState, d: Decision, events: list[Event]) -> None:
-    eff = g.pool.pop(d.bonus)
+    eff = g.pool[d.bonus]
+    g.pool = without(g.pool, d.bonus)
     events.append({"type": "bonus_used", "player": g.current, "bonus": list(eff)})
     if d.kind == "road" and eff[0] == "half_road":
         other = next(i for i, e in enumerate(g.pool) if e[0] == "half_road")
-        events.append({"type": "bonus_used", "player": g.current, "bonus": list(g.pool.pop(other))})
+        events.append({"type": "bonus_used", "player": g.current, "bonus": list(g.pool[other])})
+        g.pool = without(g.pool, other)
         apply_choice(g, ("half_roads", 2), d, events)
     elif d.kind == "use":
-        g.stack.append(eff)
+        g.stack = pushed(g.stack, eff)
     else:
         apply_choice(g, eff, d, events)
 
@@ -252,8 +267,8 @@ def game_over(g: GameState, reason: str, events: list[Event]) -> None:
     """The game ends: the tracks crossed (the rulebook's end), or the server's round limit was reached;
     either way the standings are the rulebook's (greatest overlap first)."""
     g.phase = PHASE_OVER
-    g.result = standings(g)
-    events.append({"type": "game_over", "round": g.round, "reason": reason, "result": g.result})
+    g.result = tuple(standings(g))
+    events.append({"type": "game_over", "round": g.round, "reason": reason, "result": list(g.result)})
 
 
 def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
@@ -263,15 +278,14 @@ def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
     if g.phase == PHASE_PICK:
         if kind == "die":
             die = d.args[0]
-            g.where = g.where[:]
-            g.where[die] = seat
+            g.where = replaced(g.where, die, seat)
             events.append({"type": "die_picked", "player": seat, "die": die, "face": g.faces[die]})
             if g.turn == 0:
                 # The start player puts the other die of the same colour on the elephant.
                 twin = g.sheet.die_twin[die]
-                g.where[twin] = ELEPHANT
+                g.where = replaced(g.where, twin, ELEPHANT)
                 events.append({"type": "elephant_loaded", "player": seat, "die": twin, "face": g.faces[twin]})
-            g.stack = [die_effect(g, die)]
+            g.stack = (die_effect(g, die),)
             g.phase = PHASE_RESOLVE
         elif kind == "karma":
             elephant = g.where.index(ELEPHANT)
@@ -292,16 +306,15 @@ def apply_decision(g: GameState, d: Decision, events: list[Event]) -> None:
         else:
             die = d.args[0]
             other = g.reroll[0] if die == g.reroll[1] else g.reroll[1]
-            g.where = g.where[:]
-            g.where[die] = seat
-            g.where[other] = ELEPHANT
+            g.where = replaced(replaced(g.where, die, seat), other, ELEPHANT)
             g.reroll = None
             events.append({"type": "die_kept", "player": seat, "die": die, "face": g.faces[die], "elephant": other})
-            g.stack = [die_effect(g, die)]
+            g.stack = (die_effect(g, die),)
             g.phase = PHASE_RESOLVE
     else:
         if g.stack:
-            eff = g.stack.pop()
+            eff = g.stack[-1]
+            g.stack = g.stack[:-1]
             apply_choice(g, eff, d, events)
         else:
             _use_bonus(g, d, events)
@@ -312,9 +325,11 @@ def _karma_roll(g: GameState, events: list[Event]) -> None:
     p = g.players[g.current]
     p.karma_used += 1
     rng = g.rng
-    g.faces = g.faces[:]
+    faces = g.faces
     for die in g.reroll:
-        rng, g.faces[die] = roll(rng, FACES)
+        rng, face = roll(rng, FACES)
+        faces = replaced(faces, die, face)
+    g.faces = faces
     g.rng = rng
     events.append(
         {

@@ -1,7 +1,8 @@
 """Builders for rule tests: put a game into an exact situation, then play decisions on it.
 
-A state built here is changed in place before any decision is applied, which is the only time
-tests may touch a state's fields: the engine itself never changes a state it has returned.
+A state built here has its fields replaced before any decision is applied, which is the only time
+tests may touch a state's fields: the engine itself never changes a state it has returned, and its
+sequences are tuples, so they are replaced (`replaced`), never changed in place.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from rajas.engine import Decision, GameState, apply, legal_decisions, load_sheet, new_game
 from rajas.engine.effects import CHARACTERS, GOODS
-from rajas.engine.state import ELEPHANT, MIDDLE, PHASE_PICK, PHASE_RESOLVE
+from rajas.engine.state import ELEPHANT, MIDDLE, PHASE_PICK, PHASE_RESOLVE, replaced
 from rajas.engine.turns import advance, turn_order
 
 TEA, SILK, SPICES = range(3)
@@ -35,11 +36,10 @@ def face_index(g: GameState, die: int, face: Any) -> int:
 
 
 def set_dice(g: GameState, faces: dict[int, Any] | None = None, where: dict[int, int] | None = None) -> None:
-    g.faces, g.where = list(g.faces), list(g.where)  # states share these lists until they change
     for die, face in (faces or {}).items():
-        g.faces[die] = face if isinstance(face, int) else face_index(g, die, face)
+        g.faces = replaced(g.faces, die, face if isinstance(face, int) else face_index(g, die, face))
     for die, loc in (where or {}).items():
-        g.where[die] = loc
+        g.where = replaced(g.where, die, loc)
     g._legal = None
 
 
@@ -50,7 +50,7 @@ def turn_of(g: GameState, seat: int, turn: int | None = None) -> None:
     g.current = g.order[g.turn]
     assert g.current == seat
     g.phase = PHASE_PICK
-    g.stack, g.pool, g.reroll = [], [], None
+    g.stack, g.pool, g.reroll = (), (), None
     g._legal = None
 
 
@@ -58,8 +58,8 @@ def resolving(g: GameState, seat: int, *effects: tuple[Any, ...], pool: list[tup
     """Puts `seat` in the middle of its turn, carrying out `effects` (the first listed is done first)."""
     turn_of(g, seat)
     g.phase = PHASE_RESOLVE
-    g.stack = list(reversed(effects))
-    g.pool = list(pool or [])
+    g.stack = tuple(reversed(effects))
+    g.pool = tuple(pool or [])
     g._legal = None
     advance(g, [])  # carry out whatever needs no decision, as the engine would have
 
@@ -79,18 +79,18 @@ def sheet_of(g: GameState, seat: int, **marks: Any) -> None:
     for key, value in marks.items():
         if key in ("circled", "sold"):
             for good, n in value.items():
-                getattr(p, key)[GOODS.index(good)] = n
+                setattr(p, key, replaced(getattr(p, key), GOODS.index(good), n))
         elif key == "palace":
             for ch, n in value.items():
-                p.palace[CHARACTERS.index(ch)] = n
+                p.palace = replaced(p.palace, CHARACTERS.index(ch), n)
         elif key == "levels":
             for b, n in value.items():
-                p.levels[g.sheet.buildings.index(b)] = n
+                p.levels = replaced(p.levels, g.sheet.buildings.index(b), n)
         elif key == "river":
             p.river = sum(1 << i for i in value)
         elif key == "roads":
             for c, arms in value.items():
-                p.roads[c] = arms
+                p.roads = replaced(p.roads, c, arms)
         else:
             setattr(p, key, value)
     p._frontier = None  # the engine's cache of where roads may go next
@@ -131,6 +131,6 @@ def carry_out(
     """Like `resolving`, but returns the events of what was carried out without a decision."""
     turn_of(g, seat)
     g.phase = PHASE_RESOLVE
-    g.stack = list(reversed(effects))
-    g.pool = list(pool or [])
+    g.stack = tuple(reversed(effects))
+    g.pool = tuple(pool or [])
     return settle(g)

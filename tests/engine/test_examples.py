@@ -146,7 +146,7 @@ def test_leila_sells_at_a_newly_opened_market():
     sale = next(e for e in ev if e["type"] == "goods_sold")
     assert [g.sheet.prices[0], g.sheet.prices[0], g.sheet.prices[3]] == [1, 1, 3], "the coins below the columns"
     assert sale["money"] == 5
-    assert g.players[LEILA].sold == [1, 1, 4]
+    assert g.players[LEILA].sold == (1, 1, 4)
 
 
 def test_scoring_example_leila_wins_by_half_a_point():

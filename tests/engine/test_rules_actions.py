@@ -58,14 +58,14 @@ def test_purple_die_circles_the_leftmost_free_goods() -> None:
 
     g2, events = take(g, 0, PURPLE_SAME, ["tea", "tea"])
 
-    assert g2.players[0].circled == [4, 0, 0]
+    assert g2.players[0].circled == (4, 0, 0)
     assert {"type": "goods_gained", "player": 0, "goods": [2, 0, 0], "wanted": [2, 0, 0]} in events
 
 
 def test_purple_die_with_two_different_goods_circles_one_of_each() -> None:
     g = game()
     g2, _ = take(g, 0, PURPLE_MIXED, ["silk", "spices"])
-    assert g2.players[0].circled == [0, 1, 1]
+    assert g2.players[0].circled == (0, 1, 1)
 
 
 def test_a_full_goods_row_takes_no_more_goods() -> None:
@@ -131,7 +131,7 @@ def test_two_half_roads_may_be_added_one_by_one_to_drawn_roads() -> None:
 
     g3, _events = apply(g2, decide("half_road", north, E))
     assert g3.players[0].roads[north] == N | E | S  # a fork
-    assert g3.stack == [("half_road",)]
+    assert g3.stack == (("half_road",),)
     assert {d.kind for d in legal_decisions(g3)} == {"half_road"}
 
     g4, _ = apply(g3, decide("half_road", FORT_WEST, N))
@@ -259,7 +259,7 @@ def test_an_orange_die_crosses_out_the_character_and_carries_out_its_action() ->
 
     assert g2.players[0].palace[TRADER] == 1
     assert {"type": "palace_crossed", "player": 0, "character": TRADER, "uses": 1} in events
-    assert g2.stack == [("trader",)]
+    assert g2.stack == (("trader",),)
     assert {d.kind for d in legal_decisions(g2)} == {"sell", "goods"}
 
 

@@ -114,7 +114,7 @@ def test_a_partly_usable_purple_die_gives_the_good_that_has_room() -> None:
 
     g2, _ = apply(g, decide("die", PURPLE_MIXED))
 
-    assert g2.players[0].circled == [full, 1, 0]
+    assert g2.players[0].circled == (full, 1, 0)
 
 
 def test_a_green_die_with_no_legal_road_cannot_be_taken() -> None:

@@ -96,13 +96,13 @@ def test_goods_die_bonus_takes_a_purple_dies_goods_wherever_it_lies() -> None:
     g = game(3, start=0)
     set_dice(g, {PURPLE_SAME: ["spices", "spices"], PURPLE_MIXED: ["tea", "silk"]},
              where={PURPLE_SAME: ELEPHANT, PURPLE_MIXED: 2})
-    where_before = list(g.where)
+    where_before = g.where
     carry_out(g, 1, ("money", 1), pool=[("goods_die",)])
 
     assert {d.args[0] for d in legal_decisions(g) if d.kind == "goods_die"} == {PURPLE_SAME, PURPLE_MIXED}
 
     g2, _ = apply(g, decide("goods_die", PURPLE_SAME, bonus=0))
-    assert g2.players[1].circled == [0, 0, 2]
+    assert g2.players[1].circled == (0, 0, 2)
     assert g2.where == where_before
 
 
@@ -114,7 +114,7 @@ def test_goods_die_bonus_offers_only_dice_whose_goods_have_room() -> None:
 
     carry_out(g, 0, ("goods_die",))
 
-    assert g.players[0].circled == [full, 1, 1]  # the one usable die was taken without asking
+    assert g.players[0].circled == (full, 1, 1)  # the one usable die was taken without asking
 
 
 def test_goods_choice_bonus_gives_that_many_different_goods() -> None:
@@ -129,7 +129,7 @@ def test_goods_choice_bonus_gives_that_many_different_goods() -> None:
 def test_three_goods_of_choice_are_one_of_each_kind() -> None:
     g = game()
     carry_out(g, 0, ("goods_choice", 3))
-    assert g.players[0].circled == [1, 1, 1]
+    assert g.players[0].circled == (1, 1, 1)
 
 
 def test_goods_of_choice_with_a_full_row_give_the_kinds_that_have_room() -> None:
@@ -137,7 +137,7 @@ def test_goods_of_choice_with_a_full_row_give_the_kinds_that_have_room() -> None
     g = game()
     sheet_of(g, 0, circled={"tea": len(g.sheet.prices)})
     carry_out(g, 0, ("goods_choice", 3))
-    assert g.players[0].circled[SILK:] == [1, 1]
+    assert g.players[0].circled[SILK:] == (1, 1)
 
 
 # --- river bonuses ---
@@ -212,8 +212,8 @@ def test_bonuses_are_used_in_the_players_order() -> None:
 
     g2, _ = apply(g, decide("goods", 0, 1, 1, bonus=1))
 
-    assert g2.pool == [("upgrade",)]
-    assert g2.players[0].circled == [0, 1, 1]
+    assert g2.pool == (("upgrade",),)
+    assert g2.players[0].circled == (0, 1, 1)
     assert {d.kind for d in legal_decisions(g2)} == {"upgrade"}
 
 
@@ -221,7 +221,7 @@ def test_bonuses_are_used_after_the_die_action() -> None:
     """"After you have carried out the actual die action, you cross out the bonus and use it." """
     g = game()
     carry_out(g, 0, ("goods_choice", 2), pool=[("upgrade",)])
-    assert g.stack == [("goods_choice", 2)]
+    assert g.stack == (("goods_choice", 2),)
     assert {d.bonus for d in legal_decisions(g)} == {-1}
 
 
@@ -249,7 +249,7 @@ def test_fame_money_and_karma_bonuses_are_used_at_once() -> None:
 
     p = g2.players[0]
     assert (p.fame, p.money, p.karma_gained) == (2, 3, 2)
-    assert g2.pool == [("upgrade",)]
+    assert g2.pool == (("upgrade",),)
 
 
 def test_a_bonus_that_cannot_be_used_goes_to_waste() -> None:

@@ -155,7 +155,7 @@ def test_trader_with_nothing_to_sell_takes_a_good() -> None:
     assert kinds(g2) == {"goods"}
 
     g3, _ = apply(g2, decide("goods", 0, 0, 1))
-    assert g3.players[0].circled == [0, 0, 1]
+    assert g3.players[0].circled == (0, 0, 1)
 
 
 # --- Raja Man Singh ---
@@ -246,7 +246,7 @@ def test_portuguese_may_take_a_good_instead() -> None:
     assert {(1, 0, 0), (0, 1, 0), (0, 0, 1)} <= {d.args for d in legal_decisions(g2) if d.kind == "goods"}
 
     g3, _ = apply(g2, decide("goods", 0, 1, 0))
-    assert g3.players[0].circled == [0, 1, 0]
+    assert g3.players[0].circled == (0, 1, 0)
     assert g3.players[0].river == g.players[0].river
 
 
@@ -303,7 +303,7 @@ def test_an_upgrade_raises_one_building_type_by_one() -> None:
 
     g2, events = apply(g, decide("upgrade", 1, bonus=0))
 
-    assert g2.players[0].levels == [2 if b == 1 else 1 for b in range(len(g.sheet.buildings))]
+    assert g2.players[0].levels == tuple([2 if b == 1 else 1 for b in range(len(g.sheet.buildings))])
     assert {"type": "upgraded", "player": 0, "building": 1, "level": 2} in events
 
 
@@ -364,7 +364,7 @@ def test_the_same_character_as_a_bonus_uses_a_palace_space() -> None:
     carry_out(g, 0, ("money", 1), pool=[("palace", PORTUGUESE)])
 
     assert g.players[0].palace[PORTUGUESE] == 1
-    assert g.stack == [("portuguese",)]
+    assert g.stack == (("portuguese",),)
     assert kinds(g) == {"goods"}  # nothing unmarked behind: a good instead
 
 

@@ -101,7 +101,7 @@ def test_master_builder_with_no_road_drawn_cannot_use_the_residence() -> None:
 
     g2, _ = apply(g, decide("die", ORANGE_A))
 
-    assert g2.stack == [("half_roads", 2)]
+    assert g2.stack == (("half_roads", 2),)
     assert kinds_offered(g2) == {"road"}
 
 
@@ -194,7 +194,7 @@ def test_an_exact_sell_bonus_with_fewer_goods_in_stock_goes_to_waste() -> None:
     events = carry_out(g, 0, ("money", 1), pool=[("sell", "any", 3, 3), ("sell", "different", 2, 2)])
 
     assert wasted(events) == [["sell", "any", 3, 3], ["sell", "different", 2, 2]]
-    assert g.players[0].sold == [0, 0, 0]
+    assert g.players[0].sold == (0, 0, 0)
 
 
 def test_a_sell_bonus_with_count_is_exact_and_with_max_is_up_to() -> None:

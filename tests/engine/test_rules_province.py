@@ -7,6 +7,7 @@ from typing import Any
 from rajas.engine import GameState, apply, legal_decisions
 from rajas.engine.effects import BENDS, FORKS, INTERSECTION, SHAPES_ROAD_BONUS, STRAIGHTS
 from rajas.engine.invariants import connected_cells
+from rajas.engine.state import replaced
 
 from .builders import (
     GREEN_A,
@@ -69,10 +70,11 @@ def test_a_new_road_must_connect_to_the_network() -> None:
     g2, _ = green(g, "straight")
     p = g2.players[0]
 
+    before = p.roads
     for space, arms in roads_offered(g2):
-        p.roads[space] = arms
+        p.roads = replaced(before, space, arms)
         assert space in connected_cells(g2, p), (space, arms)
-        p.roads[space] = 0
+    p.roads = before
 
 
 def test_no_road_to_a_space_the_network_does_not_point_at() -> None:
@@ -262,8 +264,8 @@ def test_the_market_sale_is_part_of_the_action_and_comes_before_released_bonuses
 
     g3, _ = apply(g2, decide("road", market, N | S))
 
-    assert g3.stack == [("sell", "same", 3, 0)]
-    assert g3.pool == [("palace", TRADER)]
+    assert g3.stack == (("sell", "same", 3, 0),)
+    assert g3.pool == (("palace", TRADER),)
     assert {d.bonus for d in legal_decisions(g3)} == {-1}
 
 

@@ -56,9 +56,9 @@ def test_start_player_rolls_all_eight_dice_into_the_middle() -> None:
     g, events = new_game(4, seed=7, start_player=2)
 
     rolled = [e for e in events if e["type"] == "dice_rolled"]
-    assert rolled == [{"type": "dice_rolled", "player": 2, "faces": g.faces}]
+    assert rolled == [{"type": "dice_rolled", "player": 2, "faces": list(g.faces)}]
     assert len(g.faces) == 8
-    assert g.where == [MIDDLE] * 8
+    assert g.where == (MIDDLE,) * 8
     assert g.current == 2 and g.turn == 0
 
 
@@ -130,8 +130,8 @@ def test_end_of_round_passes_the_elephant_clockwise_and_rolls_anew(players: int)
     assert events[i + 1]["player"] == new_start
     assert events[i + 3]["player"] == new_start
     assert g2.round == 2 and g2.start_player == new_start and g2.current == new_start and g2.turn == 0
-    assert g2.where == [MIDDLE] * 8
-    assert g2.faces == events[i + 3]["faces"]
+    assert g2.where == (MIDDLE,) * 8
+    assert list(g2.faces) == events[i + 3]["faces"]
 
 
 def test_two_players_take_dice_alternately_start_other_start_other() -> None:

@@ -176,5 +176,5 @@ def test_the_result_is_part_of_the_final_state() -> None:
     sheet_of(g, 0, fame=21, money=40)
     g2, events = _take_dice_until(g, 99, 99)
     assert g2.result is not None
-    assert next(e for e in events if e["type"] == "game_over")["result"] == g2.result
+    assert next(e for e in events if e["type"] == "game_over")["result"] == list(g2.result)
     assert g2.result[0]["seat"] == 0 and g2.result[0]["winner"]

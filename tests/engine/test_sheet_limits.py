@@ -244,13 +244,13 @@ def _exhausted(players: int) -> Any:
     s = load_sheet("sun")
     g, _ = new_game(players, 1, s, start_player=0)
     for p in g.players:
-        p.circled = [len(s.prices)] * 3
+        p.circled = (len(s.prices),) * 3
         p.river = (1 << len(s.river_symbol)) - 1
-        p.palace = [s.palace_uses] * 6
-        p.roads = [15] * (s.rows * s.cols)
+        p.palace = (s.palace_uses,) * 6
+        p.roads = (15,) * (s.rows * s.cols)
         p.karma_used = p.karma_gained
         p._frontier = None
-    g.turn, g.current, g.phase, g.stack, g.pool, g._legal = 0, g.order[0], PHASE_PICK, [], [], None
+    g.turn, g.current, g.phase, g.stack, g.pool, g._legal = 0, g.order[0], PHASE_PICK, (), (), None
     return g
 
 
@@ -262,7 +262,7 @@ def test_when_nobody_can_act_the_engine_passes_turns_only_up_to_the_round_limit(
     assert g.phase == PHASE_OVER and g.round == ROUND_LIMIT
     over = events[-1]
     assert over["type"] == "game_over" and over["reason"] == "round_limit" and over["round"] == ROUND_LIMIT
-    assert over["result"] == g.result and g.result[0]["rank"] == 1
+    assert over["result"] == list(g.result) and g.result[0]["rank"] == 1
     assert not any(r["crossed"] for r in g.result)
     assert sum(1 for e in events if e["type"] == "round_started") == ROUND_LIMIT - 1
     with pytest.raises(GameOver):
