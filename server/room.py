@@ -21,7 +21,7 @@ from rajas.protocol.messages import RoomSettings
 from . import codes
 from .frozen import EMPTY, FrozenDict, freeze, freeze_seats, freeze_seen
 from .sheet_cache import sheet_for
-from .undo import TurnUndo
+from .turn_undo import TurnUndo
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 # Accepted decision ids remembered per seat, so a message resent after a reconnect is applied once. A client

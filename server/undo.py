@@ -2,8 +2,9 @@
 the change a player's `undo` message makes (docs/protocol.md, "Undo within the turn").
 
 The engine decides what may be taken back (engine/undo.py); a room keeps the engine's TurnHistory (the state
-at the turn's last barrier and the decisions since, at most engine.undo.MAX_TURN_DECISIONS) and stores it in
-its record, so every node can take back a decision committed on another. A taken-back decision is a change
+at the turn's last barrier and the decisions since, at most engine.undo.MAX_TURN_DECISIONS) as a TurnUndo
+(server/turn_undo.py) and stores it in its record, so every node can take back a decision committed on
+another. A taken-back decision is a change
 like any other: a new version, an update for everyone, and an entry in the game log, `[seat, "undo",
 "player", []]`, which `rajas verify` replays (server/fairness.py).
 """
@@ -11,18 +12,16 @@ like any other: a new version, an update for everyone, and an entry in the game 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rajas.engine import Decision, GameState, RulesError
-from rajas.engine.sheet import Sheet
-from rajas.engine.undo import TurnHistory, can_take_back, record
+from rajas.engine.undo import can_take_back, record
 from rajas.engine.undo import take_back as engine_take_back
 from rajas.protocol.errors import ProtocolError
 
 from .errors import from_rules
-
-if TYPE_CHECKING:
-    from .room import Event, Room
+from .room import Event, Room
+from .turn_undo import TurnUndo
 
 UNDO = "undo"  # the decision field of an undo's game log entry
 
@@ -35,27 +34,6 @@ class TakeBack:
     mid: str | int
     at: int | None
     now: float
-
-
-class TurnUndo:
-    """A room's TurnHistory with its barrier state as plain data, made once per barrier (not per decision):
-    the record of every commit of the turn carries it. Never changed once made."""
-
-    __slots__ = ("base", "history")
-
-    def __init__(self, history: TurnHistory, base: dict[str, Any]) -> None:
-        self.history = history
-        self.base = base
-
-    def to_record(self) -> dict[str, Any]:
-        return {"base": self.base, "decisions": [d.to_wire() for d in self.history.decisions]}
-
-    @classmethod
-    def from_record(cls, d: Any, sheet: Sheet) -> TurnUndo | None:
-        if not d:
-            return None
-        base = GameState.from_dict(d["base"], sheet)
-        return cls(TurnHistory(base, tuple(Decision.from_wire(w) for w in d["decisions"])), d["base"])
 
 
 def enabled(r: Room) -> bool:
