@@ -214,8 +214,18 @@ def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:
 
 def _record(room: Room, public: bytes | None, rng: str) -> bytes:
     if public is None:  # (no game yet: nothing packed to reuse)
-        return pack(room.changing() | {"state": None})
-    return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))]))])
+        return pack(room.changing() | {"state": None, "undo": None})
+    return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))])), ("undo", _undo(room))])
+
+
+def _undo(room: Room) -> bytes:
+    """The record's `undo` (server/turn_undo.py), its barrier state packed once per turn, not per commit."""
+    u = room.undo
+    if u is None:
+        return _NONE
+    if u.packed_base is None:
+        u.packed_base = pack(u.base)
+    return pack_map({"decisions": [d.to_wire() for d in u.history.decisions]}, [("base", u.packed_base)])
 
 
 def listing(room: Room) -> bytes | None:

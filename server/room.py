@@ -130,7 +130,8 @@ class Room:
 
     def to_record(self) -> dict[str, Any]:
         """The stored form."""
-        return self.fixed() | self.changing() | {"state": self.state.to_dict() if self.state is not None else None}
+        state = self.state.to_dict() if self.state is not None else None
+        return self.fixed() | self.changing() | {"undo": self.undo.to_record() if self.undo else None, "state": state}
 
     def fixed(self) -> dict[str, Any]:
         """The fields a change replaces rarely: stored apart, and written again only when one was replaced."""
@@ -154,7 +155,6 @@ class Room:
             "auto": self.auto,
             "seen": self.seen,
             "updated": self.updated,
-            "undo": self.undo.to_record() if self.undo is not None else None,
         }
 
     @classmethod

@@ -13,13 +13,15 @@ from rajas.engine.undo import TurnHistory
 
 class TurnUndo:
     """A room's TurnHistory with its barrier state as plain data, made once per barrier (not per decision):
-    the record of every commit of the turn carries it. Never changed once made."""
+    the record of every commit of the turn carries it. Never changed once made, but for `packed_base`, the
+    base packed once when first stored (server/encoding.py) and handed on to the next decision's TurnUndo."""
 
-    __slots__ = ("base", "history")
+    __slots__ = ("base", "history", "packed_base")
 
-    def __init__(self, history: TurnHistory, base: dict[str, Any]) -> None:
+    def __init__(self, history: TurnHistory, base: dict[str, Any], packed_base: bytes | None = None) -> None:
         self.history = history
         self.base = base
+        self.packed_base = packed_base
 
     def to_record(self) -> dict[str, Any]:
         return {"base": self.base, "decisions": [d.to_wire() for d in self.history.decisions]}

@@ -48,7 +48,7 @@ def track(r: Room, before: GameState, decision: Decision, after: GameState, by: 
     if history is None:
         return None
     if old is not None and old.history.base is history.base:
-        return TurnUndo(history, old.base)
+        return TurnUndo(history, old.base, old.packed_base)
     return TurnUndo(history, history.base.to_dict())
 
 
@@ -74,6 +74,6 @@ def take_back(r: Room, seat: int, now: float) -> tuple[list[Event], list[Any]]:
         raise from_rules(e) from None
     assert r.undo is not None  # (the engine refuses when there is no history)
     r.state = state
-    r.undo = TurnUndo(history, r.undo.base) if history is not None else None
+    r.undo = TurnUndo(history, r.undo.base, r.undo.packed_base) if history is not None else None
     r.updated = now
     return events, [seat, UNDO, "player", []]

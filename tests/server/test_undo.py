@@ -10,8 +10,15 @@ from typing import Any
 
 import httpx
 import pytest
+from rajas.engine.bots import random_bot
+from rajas.protocol import unpack
 from rajas.protocol.client import Client, ServerError
+from rajas.protocol.messages import RoomSettings
+from rajas.server import changes
+from rajas.server.encoding import StateEncoder, merge_maps
 from rajas.server.fairness import verify
+from rajas.server.room import Room
+from rajas.server.undo import available, take_back
 
 from .conftest import Clients, Running, mover, seated_room, sync
 
@@ -164,3 +171,32 @@ async def test_a_game_with_undos_verifies(server: Running, clients: Clients) -> 
     forged["decisions"].insert(at + 1, [forged["decisions"][at][0], "undo", "player", []])
     assert not verify(forged)["ok"]
     assert f"\nrajas_undos_total {undos}\n" in metrics
+
+
+def test_the_turns_history_is_in_the_rooms_record_so_any_node_can_take_back() -> None:
+    """A node that loads the room from the store (another node committed the decision) can undo it."""
+    encoder = StateEncoder()
+    room = Room.create(RoomSettings(seats=2))
+    for i in range(2):
+        changes.take_seat(room, f"p{i}", None)
+    changes.start(room, 0.0)
+    bot = random_bot(3)
+    for k in range(200):
+        room = room.clone()
+        assert room.state is not None
+        seat = room.state.current
+        before = room.state.to_dict()
+        changes.decide(room, seat, bot(room.state).to_wire(), "player", float(k))
+        if available(room):
+            break
+    else:
+        raise AssertionError("no decision left anything to take back")
+    record, _ = encoder.commit(room)
+    loaded = Room.from_record(unpack(merge_maps([encoder.fixed_record(room), record.data], [])))
+    assert available(loaded) == available(room) == 1
+
+    events, entry = take_back(loaded, seat, 1.0)
+
+    assert loaded.state is not None and loaded.state.to_dict() == before
+    assert entry == [seat, "undo", "player", []] and events[0]["type"] == "took_back"
+    assert available(loaded) == 0
