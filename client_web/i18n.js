@@ -543,6 +543,7 @@ const UNDO17 = {
     undo_what_palace: "the palace character", undo_what_upgrade: "the upgrade", undo_what_use: "a bonus",
     err_undo_off: "Undo is switched off in this room.", err_nothing_to_undo: "Nothing of this turn is left to take back.",
     err_undo_after_roll: "The dice were rolled since: what you decided before stays.",
+    err_too_many_undos: "You have taken back enough this turn: decide and play on.",
   },
   nl: {
     undo: "Ongedaan maken", undo_label: "Ongedaan maken: je laatste beslissing van deze beurt terugnemen",
@@ -553,6 +554,7 @@ const UNDO17 = {
     undo_what_palace: "het paleispersonage", undo_what_upgrade: "de opwaardering", undo_what_use: "een bonus",
     err_undo_off: "Ongedaan maken staat uit in deze kamer.", err_nothing_to_undo: "Er is van deze beurt niets meer terug te nemen.",
     err_undo_after_roll: "Er is intussen gegooid: wat je eerder besliste, blijft staan.",
+    err_too_many_undos: "Je hebt deze beurt genoeg teruggenomen: beslis en speel verder.",
   },
   de: {
     undo: "Rückgängig", undo_label: "Rückgängig: deine letzte Entscheidung in diesem Zug zurücknehmen",
@@ -563,6 +565,7 @@ const UNDO17 = {
     undo_what_palace: "die Palastfigur", undo_what_upgrade: "die Aufwertung", undo_what_use: "einen Bonus",
     err_undo_off: "Rückgängig ist in diesem Raum ausgeschaltet.", err_nothing_to_undo: "Aus diesem Zug ist nichts mehr zurückzunehmen.",
     err_undo_after_roll: "Inzwischen wurde gewürfelt: was du vorher entschieden hast, bleibt.",
+    err_too_many_undos: "Du hast in diesem Zug genug zurückgenommen: entscheide und spiel weiter.",
   },
 };
 for (const lang of Object.keys(UNDO17)) Object.assign(STRINGS[lang], UNDO17[lang]);

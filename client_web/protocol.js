@@ -22,7 +22,7 @@ export const ERROR_CODES = Object.freeze([
   "name_taken", "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
   "illegal_decision", "malformed_decision", "game_over", "stale_version", "bad_commitment", "contribution_fixed",
   "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout",
-  "undo_off", "nothing_to_undo", "undo_after_roll", "internal",
+  "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos", "internal",
 ]);
 
 export const ROLES = Object.freeze({ PLAYER: "player", SPECTATOR: "spectator" });

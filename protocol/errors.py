@@ -33,6 +33,7 @@ ErrorCode = Literal[
     "undo_off",  # an undo in a room whose host switched undo off
     "nothing_to_undo",  # an undo with no decision of this turn left to take back (none made, or the turn passed)
     "undo_after_roll",  # an undo after the dice were rolled this turn (a karma reroll): what came before is fixed
+    "too_many_undos",  # the player took back 20 decisions this turn already (server/undo.py UNDOS_PER_TURN)
     "internal",
 ]
 

@@ -225,7 +225,8 @@ def _undo(room: Room) -> bytes:
         return _NONE
     if u.packed_base is None:
         u.packed_base = pack(u.base)
-    return pack_map({"decisions": [d.to_wire() for d in u.history.decisions]}, [("base", u.packed_base)])
+    decisions = [d.to_wire() for d in u.history.decisions]
+    return pack_map({"decisions": decisions, "undos": u.undos}, [("base", u.packed_base)])
 
 
 def listing(room: Room) -> bytes | None:

@@ -132,6 +132,24 @@ async def test_the_host_can_switch_undo_off(server: Running, clients: Clients) -
     await _refused(c, "undo_off", v=c.v)
 
 
+async def test_a_player_cannot_take_a_die_and_take_it_back_for_ever(memory_server: Running, clients: Clients) -> None:
+    """Each undo is an entry of the game log: at most UNDOS_PER_TURN of them between two barriers."""
+    from rajas.server.undo import UNDOS_PER_TURN
+
+    _created, seated = await seated_room(clients, memory_server.url, players=3)
+    me, _, wire = await _until_undoable(seated, random.Random(4))
+    for _ in range(UNDOS_PER_TURN - 1):
+        await sync(seated, (await me.undo(v=me.v))["v"])
+        await _decide(seated, me, wire)
+    await sync(seated, (await me.undo(v=me.v))["v"])
+    await _decide(seated, me, wire)
+    assert me.game["undo"] == 0  # type: ignore[index]  # (the button is gone)
+    v = me.v
+    await _refused(me, "too_many_undos", v=v)
+    assert all(c.v == v for c in seated)
+    assert me.pending["player"] == me.seat  # type: ignore[index]  # the turn goes on: the player decides
+
+
 async def test_an_undo_sent_again_is_applied_once(memory_server: Running, clients: Clients) -> None:
     _created, seated = await seated_room(clients, memory_server.url, players=3)
     me, _, _ = await _until_undoable(seated, random.Random(4))
