@@ -4,6 +4,7 @@ karma reroll are refused with their codes and change nothing; the game log with 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -169,6 +170,7 @@ async def test_a_game_with_undos_verifies(server: Running, clients: Clients) -> 
     for _ in range(3000):
         if seated[0].over:
             break
+        await asyncio.sleep(0.005)  # (a person's pace: under the connection's message rate)
         c = mover(seated)
         if c.game["undo"] and rng.random() < 0.5:  # type: ignore[index]
             data = await c.undo(v=c.v)
