@@ -19,6 +19,7 @@ UNDO = ".game-bar [data-action=undo]"
 MIDDLE = "document.querySelectorAll('.tray-middle .die-slot').length"
 DRAWN = "document.querySelectorAll('.big-sheet .province-space.drawn').length"
 LOG = "document.querySelector('[data-log]').textContent"
+SEND_UNDO = "window.__net.request('undo', { v: window.__net.v }).then(() => 'accepted', (e) => e.code)"
 
 
 def _settled(page: Any) -> dict[str, Any]:
@@ -48,9 +49,7 @@ def _karma_then_refused(page: Any) -> None:
     a = _settled(page)
     assert a["phase"] == "reroll" and a["undo"] == 0
     assert page.locator(UNDO).count() == 0
-    code = page.evaluate(
-        "window.__net.request('undo', { v: window.__net.v }).then(() => 'accepted', (e) => e.code)"
-    )
+    code = page.evaluate(SEND_UNDO)
     assert code == "undo_after_roll"
     assert app(page)["v"] == a["v"]  # nothing changed
 
@@ -103,6 +102,30 @@ def test_undo_a_die_pick_and_a_road_and_not_after_a_karma_reroll(server: str, br
                 break
             who = app(page)["pendingPlayer"]
         assert done == {"die", "road", "karma"}, done
+        assert not real_errors(host) and not real_errors(guest)
+    finally:
+        host.context.close()
+        guest.context.close()
+
+
+def test_the_host_switches_undo_off_in_the_lobby(server: str, browser: Any) -> None:
+    host, guest = new_page(browser, 1280, 900, motion=False), new_page(browser, 1280, 900, motion=False)
+    try:
+        two_player_room(server, host, guest)
+        v = app(guest)["v"]
+        host.uncheck("[data-setting-input=undo]")
+        wait_app(guest, f"a.v > {v}")
+        guest.wait_for_function("document.querySelector('[data-setting=undo]').textContent === '✗'")
+        host.click("[data-action=start]")
+        pages = {0: host, 1: guest}
+        wait_app(host, "a.screen === 'game' && a.pendingPlayer !== null && a.v === a.netV")
+        page = pages[app(host)["pendingPlayer"]]
+        wait_app(page, "a.ready")
+        _pick(page, random.Random(3))
+        a = _settled(page)
+        assert a["undo"] == 0 and page.locator(UNDO).count() == 0
+        code = page.evaluate(SEND_UNDO)
+        assert code == "undo_off"
         assert not real_errors(host) and not real_errors(guest)
     finally:
         host.context.close()
