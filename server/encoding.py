@@ -223,10 +223,8 @@ def _undo(room: Room) -> bytes:
     u = room.undo
     if u is None:
         return _NONE
-    if u.packed_base is None:
-        u.packed_base = pack(u.base)
     decisions = [d.to_wire() for d in u.history.decisions]
-    return pack_map({"decisions": decisions, "undos": u.undos}, [("base", u.packed_base)])
+    return pack_map({"decisions": decisions, "undos": u.undos}, [("base", u.barrier.packed())])
 
 
 def listing(room: Room) -> bytes | None:

@@ -9,27 +9,47 @@ from typing import Any
 from rajas.engine import Decision, GameState
 from rajas.engine.sheet import Sheet
 from rajas.engine.undo import TurnHistory
+from rajas.protocol import pack
+
+
+class Barrier:
+    """The state at the turn's last barrier (its start, or right after a roll), with its plain and packed forms
+    made when the room's record is first packed (never, mostly, in the in-process store) and then kept: every
+    commit of the turn shares them."""
+
+    __slots__ = ("_packed", "_plain", "state")
+
+    def __init__(self, state: GameState, plain: dict[str, Any] | None = None) -> None:
+        self.state = state
+        self._plain = plain
+        self._packed: bytes | None = None
+
+    def plain(self) -> dict[str, Any]:
+        if self._plain is None:
+            self._plain = self.state.to_dict()
+        return self._plain
+
+    def packed(self) -> bytes:
+        if self._packed is None:
+            self._packed = pack(self.plain())
+        return self._packed
 
 
 class TurnUndo:
-    """A room's TurnHistory with its barrier state as plain data, made once per barrier (not per decision):
-    the record of every commit of the turn carries it. Never changed once made, but for `packed_base`, the
-    base packed once when first stored (server/encoding.py) and handed on to the next decision's TurnUndo.
-    `undos`: decisions taken back since the barrier (their history may then be empty), kept against
-    server/undo.py's UNDOS_PER_TURN."""
+    """A room's TurnHistory (its barrier state and the decisions since) and `undos`, the decisions taken back
+    since the barrier (the history may then be empty), kept against server/undo.py's UNDOS_PER_TURN. Never
+    changed once made."""
 
-    __slots__ = ("base", "history", "packed_base", "undos")
+    __slots__ = ("barrier", "history", "undos")
 
-    def __init__(
-        self, history: TurnHistory, base: dict[str, Any], packed_base: bytes | None = None, undos: int = 0
-    ) -> None:
+    def __init__(self, history: TurnHistory, barrier: Barrier | None = None, undos: int = 0) -> None:
         self.history = history
-        self.base = base
-        self.packed_base = packed_base
+        self.barrier = barrier if barrier is not None and barrier.state is history.base else Barrier(history.base)
         self.undos = undos
 
     def to_record(self) -> dict[str, Any]:
-        return {"base": self.base, "decisions": [d.to_wire() for d in self.history.decisions], "undos": self.undos}
+        decisions = [d.to_wire() for d in self.history.decisions]
+        return {"base": self.barrier.plain(), "decisions": decisions, "undos": self.undos}
 
     @classmethod
     def from_record(cls, d: Any, sheet: Sheet) -> TurnUndo | None:
@@ -37,4 +57,4 @@ class TurnUndo:
             return None
         base = GameState.from_dict(d["base"], sheet)
         history = TurnHistory(base, tuple(Decision.from_wire(w) for w in d["decisions"]))
-        return cls(history, d["base"], None, int(d.get("undos", 0)))
+        return cls(history, Barrier(base, d["base"]), int(d.get("undos", 0)))

@@ -52,8 +52,8 @@ def track(r: Room, before: GameState, decision: Decision, after: GameState, by: 
     if history is None:
         return None
     if old is not None and old.history.base is history.base:
-        return TurnUndo(history, old.base, old.packed_base, old.undos)
-    return TurnUndo(history, history.base.to_dict())
+        return TurnUndo(history, old.barrier, old.undos)  # (the same barrier: its packed form is shared)
+    return TurnUndo(history)
 
 
 def available(r: Room) -> int:
@@ -84,6 +84,6 @@ def take_back(r: Room, seat: int, now: float) -> tuple[list[Event], list[Any]]:
     r.state = state
     # (all taken back: an empty history from the same barrier state, which keeps the count of undos)
     kept = history if history is not None else TurnHistory(old.history.base, ())
-    r.undo = TurnUndo(kept, old.base, old.packed_base, old.undos + 1)
+    r.undo = TurnUndo(kept, old.barrier, old.undos + 1)
     r.updated = now
     return events, [seat, UNDO, "player", []]
