@@ -308,6 +308,15 @@ const actions = {
     if (game && !game.controlsReady && game.myTurn()) render(null);
     else expose();
   },
+  // Takes back this player's last decision of the turn (undo.js), at the version seen.
+  async undo() {
+    if (S.busy) return;
+    S.busy = true;
+    render(null);
+    try { await net.request(MSG.UNDO, { v: net.v }); } catch (e) { toast(errorText(e)); }
+    S.busy = false;
+    render(null);
+  },
   async home() {
     if (await leaveAllowed()) goHome();
   },
@@ -593,6 +602,7 @@ function expose() {
     logFirstV: S.log.find((l) => typeof l.v === "number")?.v ?? null,
     sheetName: S.sheet?.name ?? null, // the sheet this page draws
     sheetFresh: S.sheetFresh,
+    undo: S.game?.undo ?? 0, // decisions the player to move may take back now
   };
   window.__net = net;
   // the turn alert: once when this player's turn begins (a hidden tab only)

@@ -14,6 +14,7 @@ import { helpButton } from "./help.js";
 import { winnerText, showResult } from "./game_end.js";
 import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
+import { undoSlot, renderUndo } from "./undo.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -96,6 +97,7 @@ export class GameView {
     }
     this.controlsReady = false;
     this.renderPrompt();
+    renderUndo(this);
     // the tray is drawn again when its dice, their places or the options changed
     const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
@@ -219,6 +221,7 @@ export class GameView {
       html("span", { class: "bar-title", "data-round": state.round }, S.room.status === STATUS.OVER ? this.L("game_over") : this.L("round", { n: state.round })),
       spectator ? html("span", { class: "badge watching", "data-badge": "spectator" }, glyph("eye", 15), ` ${this.L("watching")}`) : null,
       html("span", { class: "clock", "data-clock": "" }),
+      spectator ? null : undoSlot(),
       html("span", { class: "spacer" }),
       S.room.status === STATUS.OVER ? html("button", { type: "button", class: "btn small", "data-action": "show-result", onclick: () => this.showResult() }, this.L("final_scores")) : null,
       helpButton(this.lang, () => ({ sheet: this.S.sheet })),

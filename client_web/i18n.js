@@ -532,6 +532,45 @@ const TABLE17 = {
 for (const lang of Object.keys(TABLE17)) Object.assign(STRINGS[lang], TABLE17[lang]);
 // ---- end of the issue 17 (table) block ------------------------------------------------------------------
 
+// ---- issue 17 (helper `undo`): undo within the turn --------------------------------------------------------
+const UNDO17 = {
+  en: {
+    undo: "Undo", undo_label: "Undo: take back your last decision of this turn",
+    undo_setting: "Players may take back decisions within their turn (undo)",
+    l_took_back: "{p} took back a decision", l_took_back_what: "{p} took back {what}",
+    undo_what_die: "taking a die", undo_what_keep: "keeping a die", undo_what_goods: "the goods", undo_what_goods_die: "the goods",
+    undo_what_sell: "the sale", undo_what_road: "a road", undo_what_half_road: "a half-road", undo_what_river: "the river move",
+    undo_what_palace: "the palace character", undo_what_upgrade: "the upgrade", undo_what_use: "a bonus",
+    err_undo_off: "Undo is switched off in this room.", err_nothing_to_undo: "Nothing of this turn is left to take back.",
+    err_undo_after_roll: "The dice were rolled since: what you decided before stays.",
+    err_too_many_undos: "You have taken back enough this turn: decide and play on.",
+  },
+  nl: {
+    undo: "Ongedaan maken", undo_label: "Ongedaan maken: je laatste beslissing van deze beurt terugnemen",
+    undo_setting: "Spelers mogen beslissingen binnen hun beurt terugnemen (ongedaan maken)",
+    l_took_back: "{p} nam een beslissing terug", l_took_back_what: "{p} nam {what} terug",
+    undo_what_die: "het nemen van een dobbelsteen", undo_what_keep: "het houden van een dobbelsteen", undo_what_goods: "de goederen", undo_what_goods_die: "de goederen",
+    undo_what_sell: "de verkoop", undo_what_road: "een weg", undo_what_half_road: "een halve weg", undo_what_river: "de stap op de rivier",
+    undo_what_palace: "het paleispersonage", undo_what_upgrade: "de opwaardering", undo_what_use: "een bonus",
+    err_undo_off: "Ongedaan maken staat uit in deze kamer.", err_nothing_to_undo: "Er is van deze beurt niets meer terug te nemen.",
+    err_undo_after_roll: "Er is intussen gegooid: wat je eerder besliste, blijft staan.",
+    err_too_many_undos: "Je hebt deze beurt genoeg teruggenomen: beslis en speel verder.",
+  },
+  de: {
+    undo: "Rückgängig", undo_label: "Rückgängig: deine letzte Entscheidung in diesem Zug zurücknehmen",
+    undo_setting: "Spieler dürfen Entscheidungen in ihrem Zug zurücknehmen (Rückgängig)",
+    l_took_back: "{p} hat eine Entscheidung zurückgenommen", l_took_back_what: "{p} hat {what} zurückgenommen",
+    undo_what_die: "das Nehmen eines Würfels", undo_what_keep: "das Behalten eines Würfels", undo_what_goods: "die Waren", undo_what_goods_die: "die Waren",
+    undo_what_sell: "den Verkauf", undo_what_road: "eine Straße", undo_what_half_road: "eine halbe Straße", undo_what_river: "den Schritt auf dem Fluss",
+    undo_what_palace: "die Palastfigur", undo_what_upgrade: "die Aufwertung", undo_what_use: "einen Bonus",
+    err_undo_off: "Rückgängig ist in diesem Raum ausgeschaltet.", err_nothing_to_undo: "Aus diesem Zug ist nichts mehr zurückzunehmen.",
+    err_undo_after_roll: "Inzwischen wurde gewürfelt: was du vorher entschieden hast, bleibt.",
+    err_too_many_undos: "Du hast in diesem Zug genug zurückgenommen: entscheide und spiel weiter.",
+  },
+};
+for (const lang of Object.keys(UNDO17)) Object.assign(STRINGS[lang], UNDO17[lang]);
+// ---- end of the issue 17 (undo) block -------------------------------------------------------------------
+
 let current = "en";
 
 export function setLang(lang) {

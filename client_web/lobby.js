@@ -113,10 +113,11 @@ function settingsForm(actions, room, L) {
   const bot = select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot);
   const spect = check("spectators", st.spectators);
   const pub = check("public", st.public);
+  const undo = check("undo", st.undo !== false);
   function values() {
     return {
       seats: Number(seats.value), spectators: spect.checked, turn_clock: Number(clock.value) || null,
-      grace: Number(grace.value), bot: bot.value, public: pub.checked,
+      grace: Number(grace.value), bot: bot.value, public: pub.checked, undo: undo.checked,
     };
   }
   // The sheet to send with the other settings: the chosen built-in one, or a custom sheet file.
@@ -140,7 +141,8 @@ function settingsForm(actions, room, L) {
     fileRow,
     html("div", { class: "field-row" }, field(L("grace"), grace), field(L("bot_label"), bot)),
     html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
-    html("label", { class: "check" }, pub, html("span", null, L("public_room"))));
+    html("label", { class: "check" }, pub, html("span", null, L("public_room"))),
+    html("label", { class: "check" }, undo, html("span", null, L("undo_setting"))));
 }
 
 export function renderLobby(actions, { statusBadge, langSelect }) {
@@ -188,7 +190,8 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
     html("dt", null, L("spectators")), html("dd", { "data-setting": "spectators" }, st.spectators ? "✓" : "✗"),
     html("dt", null, L("grace")), html("dd", { "data-setting": "grace" }, durationText(st.grace, L)),
     html("dt", null, L("bot_label")), html("dd", { "data-setting": "bot" }, L(`bot_${st.bot}`)),
-    html("dt", null, L("public_room")), html("dd", { "data-setting": "public" }, st.public ? "✓" : "✗"));
+    html("dt", null, L("public_room")), html("dd", { "data-setting": "public" }, st.public ? "✓" : "✗"),
+    html("dt", null, L("undo_setting")), html("dd", { "data-setting": "undo" }, st.undo !== false ? "✓" : "✗"));
 
   const canStart = room.seats.length >= 2;
   const start = isHost

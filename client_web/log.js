@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 import { effectBonus, bonusLabel, GOODS, CHARACTERS } from "./icons.js";
+import { tookBackLine } from "./undo.js";
 
 function dieName(ctx, die, face) {
   const d = ctx.sheet?.dice?.[die];
@@ -73,6 +74,7 @@ export function describe(e, ctx) {
     case "bot_took_over": return line(L("l_bot_took_over"), "big");
     case "bot_released": return line(L("l_bot_released"));
     case "clock_expired": return line(L("l_clock_expired"), "big");
+    case "took_back": return tookBackLine(e, ctx);
     case "seed_revealed": return { text: t("l_seed_revealed", lang), seat: null, kind: "minor" };
     default: return null; // decided, turn_started, turn_ended, bonus_used: shown through their effects
   }

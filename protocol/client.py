@@ -243,6 +243,10 @@ class Client:
             fields["v"] = v
         return await self.request("decide", id=id, **fields)
 
+    async def undo(self, v: int | None = None, id: str | int | None = None) -> Any:
+        """Takes back this player's last decision of the turn (docs/protocol.md, "Undo within the turn")."""
+        return await self.request("undo", id=id, **({"v": v} if v is not None else {}))
+
     async def snapshot(self) -> Any:
         """Asks for a snapshot; the sheet comes with it only when it is not the one this client holds."""
         if self.sheet_digest is None:

@@ -30,6 +30,10 @@ ErrorCode = Literal[
     "server_full",  # this node holds all the rooms it may: HTTP 503
     "too_many_connections",  # this client address has all the websockets it may: the upgrade gets HTTP 429
     "request_timeout",  # a request head or body not complete in time: HTTP 408, connection closed
+    "undo_off",  # an undo in a room whose host switched undo off
+    "nothing_to_undo",  # an undo with no decision of this turn left to take back (none made, or the turn passed)
+    "undo_after_roll",  # an undo after the dice were rolled this turn (a karma reroll): what came before is fixed
+    "too_many_undos",  # the player took back 20 decisions this turn already (server/undo.py UNDOS_PER_TURN)
     "internal",
 ]
 

@@ -39,6 +39,7 @@ class RoomSettings(_In):
     grace: float = Field(default=60.0, ge=0.05, le=86400)  # seconds a dropped seat waits before the bot plays it
     public: bool = False  # listed in GET /api/rooms
     bot: Literal["greedy", "random"] = "greedy"  # who plays absent or timed-out seats
+    undo: bool = True  # a player may take back decisions of their own turn (docs/rules-decisions.md, "Undo")
 
 
 # ---- client -> server -------------------------------------------------------------------------------
@@ -107,6 +108,14 @@ class Decide(_In):
     v: int | None = None  # the room version the decision was made at; a newer room refuses it (stale_version)
 
 
+class Undo(_In):
+    """The player to move takes back their last decision of this turn (docs/protocol.md, "Undo within the turn")."""
+
+    type: Literal["undo"]
+    id: MessageId
+    v: int | None = None  # the room version the player saw; a newer room refuses it (stale_version)
+
+
 class Contribute(_In):
     """A seated player's random value for the dice, sent in the lobby after seeing the room's commitment
     (docs/fairness.md): the dice come from the server's seed and every seat's value."""
@@ -130,11 +139,11 @@ class Ping(_In):
 
 ClientMessage = Annotated[
     Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping
-    | Contribute,
+    | Contribute | Undo,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-    "contribute",
+    "contribute", "undo",
 )

@@ -71,6 +71,7 @@ class RoomView(_Msg):
 class GameView(_Msg):
     state: dict[str, Any]  # GameState.to_dict() without the generator state
     pending: dict[str, Any]  # engine.pending(): who decides, in which phase, with which options
+    undo: int = Field(default=0, ge=0)  # decisions the player to move may take back now (0: none, or undo off)
 
 
 class RecentUpdate(_Msg):

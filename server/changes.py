@@ -21,6 +21,7 @@ from .errors import from_rules
 from .frozen import FrozenDict, freeze
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .sheet_cache import sheet_for
+from .undo import TakeBack, take_back, track
 
 # ---- outcomes -------------------------------------------------------------------------------------------
 
@@ -117,7 +118,7 @@ class HostAction:
     now: float
 
 
-Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction
+Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | TakeBack
 
 
 def apply(r: Room, cmd: Command) -> Outcome:
@@ -150,10 +151,12 @@ def apply(r: Room, cmd: Command) -> Outcome:
     if isinstance(cmd, Contribute):
         events = contribute(r, r.seat_for(cmd.token), cmd.commitment, cmd.value)
         return Change(events) if events else UNCHANGED  # (the same value again: a page reloaded)
+    if isinstance(cmd, TakeBack):
+        return play(r, cmd)
     return host_action(r, cmd)
 
 
-def play(r: Room, cmd: Play) -> Outcome:
+def play(r: Room, cmd: Play | TakeBack) -> Outcome:
     seat = r.seat_for(cmd.token)
     seat_id: str = r.seats[seat]["id"]
     if r.seen_before(seat_id, cmd.mid):
@@ -162,7 +165,10 @@ def play(r: Room, cmd: Play) -> Outcome:
         return Behind(cmd.at or 0)  # (another node committed it; its update has not reached this node yet)
     # The owner acting on a bot-held seat takes it back.
     back = set_bot(r, seat, False) if r.status == PLAYING and r.seats[seat]["bot"] else []
-    events, entry = decide(r, seat, cmd.wire, "player", cmd.now)
+    if isinstance(cmd, Play):
+        events, entry = decide(r, seat, cmd.wire, "player", cmd.now)
+    else:
+        events, entry = take_back(r, seat, cmd.now)  # (server/undo.py)
     r.remember(seat_id, cmd.mid)
     return Change(back + events if back else events, entry, {"v": r.v + 1})
 
@@ -283,6 +289,7 @@ def start(r: Room, now: float) -> list[Event]:
         }
     )
     r.state = state
+    r.undo = None
     head: Event = {
         "type": "game_starting",
         "commitment": game["commitment"],
@@ -302,6 +309,7 @@ def decide(r: Room, seat: int, wire: Any, by: str, now: float) -> tuple[list[Eve
         state, events = apply_decision(r.state, decision, player=seat)
     except RulesError as e:
         raise from_rules(e) from None
+    r.undo = track(r, r.state, decision, state, by)
     r.state = state
     rolls = [e for e in events if e["type"] in ROLL_EVENTS]
     wire = decision.to_wire()

@@ -26,6 +26,7 @@ from .packed import Packed as Packed
 from .packed import as_bytes as as_bytes
 from .room import Room
 from .store import SPECTATORS, connected_seats
+from .undo import available as undo_available
 
 
 def _header(n: int, fix: int, b16: int, b32: int) -> bytes:
@@ -139,7 +140,7 @@ def _state_head(state: GameState) -> dict[str, Any]:
 def game_view(room: Room) -> dict[str, Any] | None:
     if room.state is None:
         return None
-    return {"state": public_state(room.state), "pending": pending(room.state)}
+    return {"state": public_state(room.state), "pending": pending(room.state), "undo": undo_available(room)}
 
 
 class StateEncoder:
@@ -191,7 +192,7 @@ class StateEncoder:
         if room.state is None:
             return Lazy(partial(_record, room, None, "")), pack(None)
         public, rng = self.encode(room.state)
-        view = pack_map({"pending": pending(room.state)}, [("state", public)])
+        view = pack_map({"pending": pending(room.state), "undo": undo_available(room)}, [("state", public)])
         # (A partial, not a closure: compiled by mypyc, a function with two closures keeps them in one
         # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
         return Lazy(partial(_record, room, public, rng)), view
@@ -213,8 +214,17 @@ def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:
 
 def _record(room: Room, public: bytes | None, rng: str) -> bytes:
     if public is None:  # (no game yet: nothing packed to reuse)
-        return pack(room.changing() | {"state": None})
-    return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))]))])
+        return pack(room.changing() | {"state": None, "undo": None})
+    return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))])), ("undo", _undo(room))])
+
+
+def _undo(room: Room) -> bytes:
+    """The record's `undo` (server/turn_undo.py), its barrier state packed once per turn, not per commit."""
+    u = room.undo
+    if u is None:
+        return _NONE
+    decisions = [d.to_wire() for d in u.history.decisions]
+    return pack_map({"decisions": decisions, "undos": u.undos}, [("base", u.barrier.packed())])
 
 
 def listing(room: Room) -> bytes | None:

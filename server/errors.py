@@ -10,6 +10,8 @@ ENGINE_CODES: dict[str, ErrorCode] = {
     "illegal_decision": "illegal_decision",
     "malformed_decision": "malformed_decision",
     "game_over": "game_over",
+    "nothing_to_undo": "nothing_to_undo",  # (engine/undo.py)
+    "undo_after_roll": "undo_after_roll",
 }
 
 

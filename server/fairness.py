@@ -3,8 +3,9 @@
 The server publishes sha256(seed) when the room is created; each seated player's page then contributes a
 random value; the dice come from the seed and every contribution together; at the end the seed is revealed.
 `verify` replays the game from (players, seed, contributions, sheet, decisions) with the engine: every
-decision, the bot's included, must be legal, every roll the server announced must be the roll the generator
-gives, the start player must be drawn from it, and the final standings must follow.
+decision, the bot's included, must be legal, every `undo` entry must take back a decision its player could
+take back (engine/undo.py), every roll the server announced must be the roll the generator gives, the start
+player must be drawn from it, and the final standings must follow.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from typing import Any
 from rajas.engine import Decision, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.engine.sheet import BUILTIN_SHEETS, Sheet
+from rajas.engine.undo import TurnHistory, record, take_back
 
 from .codes import commitment
 from .encoding import public_state
 from .room import ROLL_EVENTS
+from .undo import UNDO
 
 MAX_LOG_BYTES = 64 << 20  # a whole game's log is well under a megabyte; never read an endless answer
 HEX256 = re.compile(r"[0-9a-f]{64}")
@@ -137,9 +140,16 @@ def _replay(
         problems.append(f"start player {log['start_player']} was not drawn from the seed ({state.start_player})")
     if _rolls(events) != _plain(log.get("start_rolls")):
         problems.append("the first roll does not follow from the seed")
+    history: TurnHistory | None = None  # what the player to move may take back (server/undo.py)
     for i, (seat, wire, by, rolls) in enumerate(log["decisions"]):
         try:
-            state, events = apply(state, Decision.from_wire(wire), player=seat)
+            if wire == UNDO:  # the seat took back its last decision of the turn: replayed, nothing rolled
+                state, history, events = take_back(history, state, seat)
+            else:
+                decision = Decision.from_wire(wire)
+                before = state
+                state, events = apply(state, decision, player=seat)
+                history = record(history, before, decision, state, by == "player")
         except RulesError as e:
             problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e.message}")
             break

@@ -98,6 +98,7 @@ class Metrics:
         self.messages = Counter("rajas_messages_received_total", "client messages received")
         self.decisions = Counter("rajas_decisions_total", "decisions committed by this node", "by")
         self.commits = Counter("rajas_commits_total", "room changes committed by this node")
+        self.undos = Counter("rajas_undos_total", "decisions taken back by their players (undo within the turn)")
         self.conflicts = Counter("rajas_commit_conflicts_total", "commits retried: another node was first")
         self.errors = Counter("rajas_errors_total", "messages refused, by error code", "code")
         self.updates = Counter("rajas_updates_delivered_total", "update frames queued to local connections")
@@ -164,6 +165,7 @@ class Metrics:
             self.messages,
             self.decisions,
             self.commits,
+            self.undos,
             self.conflicts,
             self.errors,
             self.updates,

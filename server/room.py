@@ -21,6 +21,7 @@ from rajas.protocol.messages import RoomSettings
 from . import codes
 from .frozen import EMPTY, FrozenDict, freeze, freeze_seats, freeze_seen
 from .sheet_cache import sheet_for
+from .turn_undo import TurnUndo
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 # Accepted decision ids remembered per seat, so a message resent after a reconnect is applied once. A client
@@ -59,6 +60,7 @@ FIELDS = (
     "sheet",
     "state",
     "status",
+    "undo",
     "updated",
     "v",
     "watch",
@@ -85,6 +87,7 @@ class Room:
     created: float
     updated: float
     sheet: Sheet
+    undo: TurnUndo | None  # what the player to move may take back this turn (server/undo.py)
 
     @classmethod
     def create(cls, settings: RoomSettings, now: float | None = None) -> Room:
@@ -105,6 +108,7 @@ class Room:
         r.clock_key = None
         r.auto = None
         r.seen = EMPTY
+        r.undo = None
         r.created = r.updated = now if now is not None else time.time()
         return r
 
@@ -119,13 +123,15 @@ class Room:
         r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
         r.deadline, r.clock_key, r.auto, r.seen = self.deadline, self.clock_key, self.auto, self.seen
         r.created, r.updated, r.sheet = self.created, self.updated, self.sheet
+        r.undo = self.undo
         return r
 
     # ---- records --------------------------------------------------------------------------------------
 
     def to_record(self) -> dict[str, Any]:
         """The stored form."""
-        return self.fixed() | self.changing() | {"state": self.state.to_dict() if self.state is not None else None}
+        state = self.state.to_dict() if self.state is not None else None
+        return self.fixed() | self.changing() | {"undo": self.undo.to_record() if self.undo else None, "state": state}
 
     def fixed(self) -> dict[str, Any]:
         """The fields a change replaces rarely: stored apart, and written again only when one was replaced."""
@@ -171,6 +177,7 @@ class Room:
         r.seen = freeze_seen(d["seen"])
         r.created = d["created"]
         r.updated = d["updated"]
+        r.undo = TurnUndo.from_record(d.get("undo"), r.sheet)
         return r
 
     def fixed_changed(self, base: Room) -> bool:

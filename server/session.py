@@ -26,6 +26,7 @@ from rajas.protocol.messages import (
     Leave,
     Ping,
     Start,
+    Undo,
 )
 
 from . import changes
@@ -33,6 +34,7 @@ from .connection import Conn, Frame
 from .hub import Hub
 from .logs import Gate
 from .room import LOBBY, Room
+from .undo import TakeBack
 
 log = logging.getLogger("rajas.server")
 SNAPSHOT_COST = 10  # messages of the rate a snapshot takes: building one costs the node as much as ten decisions
@@ -151,6 +153,8 @@ class Session:
             return {"v": room.v}
         if isinstance(msg, Decide):
             return await self.play(msg.id, msg.decision, msg.v)
+        if isinstance(msg, Undo):
+            return await self.undo(msg)
         if isinstance(msg, Leave):
             return await self.leave()
         if isinstance(msg, Contribute):
@@ -215,6 +219,16 @@ class Session:
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
         return await self.hub.change(code, changes.Play(self.conn.token, mid, wire, at, time.time()))
+
+    async def undo(self, msg: Undo) -> dict[str, Any] | None:
+        """The player to move takes back their last decision of this turn (server/undo.py)."""
+        code = self._room_code()
+        if self.conn.role != "player":
+            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+        data = await self.hub.change(code, TakeBack(self.conn.token, msg.id, msg.v, time.time()))
+        if data is not None and not data.get("duplicate"):
+            self.hub.metrics.undos.inc()
+        return data
 
     async def contribute(self, msg: Contribute) -> dict[str, Any] | None:
         """A seated player's dice contribution (docs/fairness.md)."""
