@@ -177,7 +177,7 @@ class Room:
         r.seen = freeze_seen(d["seen"])
         r.created = d["created"]
         r.updated = d["updated"]
-        r.undo = TurnUndo.from_record(d.get("undo"), r.sheet)
+        r.undo = TurnUndo.from_record(d.get("undo"), r.sheet, r.state)
         return r
 
     def fixed_changed(self, base: Room) -> bool:

@@ -25,8 +25,12 @@ class Barrier:
         self._packed: bytes | None = None
 
     def plain(self) -> dict[str, Any]:
+        """The barrier state as plain data, with only the player whose turn it is: within a turn the others are
+        the very same as in the room's state, which the record holds already (`from_record` takes them there)."""
         if self._plain is None:
-            self._plain = self.state.to_dict()
+            lone = self.state.copy()
+            lone.players = (lone.players[lone.current],)
+            self._plain = lone.to_dict()
         return self._plain
 
     def packed(self) -> bytes:
@@ -52,9 +56,14 @@ class TurnUndo:
         return {"base": self.barrier.plain(), "decisions": decisions, "undos": self.undos}
 
     @classmethod
-    def from_record(cls, d: Any, sheet: Sheet) -> TurnUndo | None:
-        if not d:
+    def from_record(cls, d: Any, sheet: Sheet, state: GameState | None) -> TurnUndo | None:
+        """The record's turn history; `state` is the room's state, which holds the players not deciding."""
+        if not d or state is None:
             return None
-        base = GameState.from_dict(d["base"], sheet)
+        plain = dict(d["base"])
+        seat = plain["order"][plain["turn"]]
+        players = [p.to_dict() for p in state.players]
+        players[seat] = plain["players"][0]
+        base = GameState.from_dict(plain | {"players": players}, sheet)
         history = TurnHistory(base, tuple(Decision.from_wire(w) for w in d["decisions"]))
         return cls(history, Barrier(base, d["base"]), int(d.get("undos", 0)))
