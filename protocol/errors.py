@@ -30,6 +30,8 @@ ErrorCode = Literal[
     "server_full",  # this node holds all the rooms it may: HTTP 503
     "too_many_connections",  # this client address has all the websockets it may: the upgrade gets HTTP 429
     "request_timeout",  # a request head or body not complete in time: HTTP 408, connection closed
+    "chat_closed",  # a spectator wrote in a chat the host closed for spectators
+    "chat_rate_limited",  # over the connection's chat lines per minute (RAJAS_CHAT_PER_MINUTE)
     "internal",
 ]
 

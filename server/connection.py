@@ -66,6 +66,7 @@ class Limits:
     room_window: float = 7200.0  # (the room TTL: a room abandoned for that long is gone)
     conns_per_address: int = 64  # open websocket connections per client address
     forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-* headers are believed
+    chat_per_minute: int = 20  # chat lines a connection may send per minute (5 at once)
 
 
 class Conn:

@@ -76,6 +76,8 @@ class LocalRoom:
         self.snap: tuple[Room, Mapping[str, int], bytes, list[Frame | None]] | None = None
         self.sheet_packed: tuple[object, bytes] | None = None  # (the room's Sheet, its file packed)
         self.held: dict[int, str] = {}  # connection id -> digest of the sheet that connection holds
+        self.chat_seen = 0  # chat messages this node heard for the room (a newer one makes the snapshot again)
+        self.snap_chat = -1  # ... when the snapshot in `snap` was made
 
     def current(self) -> Room | None:
         """The cached room, if it is at the newest version this node has heard of."""
