@@ -50,6 +50,11 @@ def test_a_player_and_a_spectator_talk_and_the_host_closes_spectators_chat(chat_
         fan.evaluate("localStorage.setItem('rajas.name', 'Grandma')")
         fan.goto(f"{watch}&lang=en")
         wait_app(fan, "a.role === 'spectator' && a.screen === 'lobby'")
+        # in the lobby: a quick reaction
+        guest.click("[data-action=chat-tab]")
+        guest.click("[data-reaction=well_played]")
+        wait_app(host, "a.chatLines === 1")
+        guest.keyboard.press("Escape")
         host.click("[data-action=start]")
         for p in (host, guest, fan):
             wait_app(p, "a.screen === 'game'")
@@ -61,14 +66,15 @@ def test_a_player_and_a_spectator_talk_and_the_host_closes_spectators_chat(chat_
         host.click("[data-reaction=dice]")
         # the spectator on a phone sees the unread count on the tab, opens it, and answers
         fan.wait_for_selector("[data-chat-unread]")
-        assert fan.locator("[data-chat-unread]").inner_text().startswith("2")
+        fan.wait_for_function("document.querySelector('[data-chat-unread]').textContent.startsWith('3')")
         fan.click("[data-action=chat-tab]")
-        wait_app(fan, "a.chatLines === 2")
-        assert _lines(fan)[0] == "Good luck, Ben!" and "Roll the dice!" in _lines(fan)[1]
-        assert fan.locator(".chat-line .chat-who").first.inner_text() == "Anna"
+        wait_app(fan, "a.chatLines === 3")
+        lines = _lines(fan)
+        assert "Well played" in lines[0] and lines[1] == "Good luck, Ben!" and "Roll the dice!" in lines[2]
+        assert fan.locator(".chat-line .chat-who").nth(1).inner_text() == "Anna"
         assert fan.locator(".chat-line time").first.get_attribute("datetime")
         _say(fan, MARKUP)
-        wait_app(host, "a.chatLines === 3")
+        wait_app(host, "a.chatLines === 4")
         assert _lines(host)[-1] == MARKUP  # shown as the text it is
         assert host.locator("[data-chat-lines] img, [data-chat-lines] b").count() == 0
         assert host.evaluate("window.__owned") is None
@@ -84,7 +90,7 @@ def test_a_player_and_a_spectator_talk_and_the_host_closes_spectators_chat(chat_
         assert fan.evaluate("document.activeElement.dataset.action") == "chat-tab"
         # a reload shows the lines again
         guest.reload()
-        wait_app(guest, "a.screen === 'game' && a.chatLines === 3")
+        wait_app(guest, "a.screen === 'game' && a.chatLines === 4")
         # the host closes the chat for spectators during play: the spectator cannot write, the players can
         host.uncheck("[data-field=chat-spectators]")
         wait_app(fan, "a.chatSpectators === false")
@@ -94,9 +100,9 @@ def test_a_player_and_a_spectator_talk_and_the_host_closes_spectators_chat(chat_
         guest.click("[data-action=chat-tab]")
         assert guest.locator("[data-field=chat-spectators]").is_hidden()  # only the host decides
         _say(guest, "Thanks!")
-        wait_app(fan, "a.chatLines === 4")
+        wait_app(fan, "a.chatLines === 5")
         fan.reload()
-        wait_app(fan, "a.screen === 'game' && a.chatSpectators === false && a.chatLines === 4")
+        wait_app(fan, "a.screen === 'game' && a.chatSpectators === false && a.chatLines === 5")
         host.check("[data-field=chat-spectators]")
         wait_app(fan, "a.chatSpectators === true")
         assert app(fan)["v"] == app(host)["v"]  # chat changed no version
