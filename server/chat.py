@@ -15,29 +15,49 @@ from rajas.protocol.messages import Chat, ChatRules
 from .chat_store import CLOSED, GONE
 from .connection import Conn
 from .encoding import pack_map
+from .local_room import LocalRoom
 from .rooms import Rooms
 
 BURST = 5  # lines a connection may send at once before the per-minute rate applies
+ROOM_BURST = 20  # ... and all of a room's spectators on one node
+
+
+def _refill(allowance: float, last: float, now: float, per_minute: int, burst: int) -> float:
+    """A token bucket's allowance at `now`: `per_minute` lines a minute, at most `burst` (`burst` when new: -1)."""
+    top = float(min(burst, max(1, per_minute)))
+    return top if allowance < 0 else min(top, allowance + (now - last) * max(0, per_minute) / 60.0)
 
 
 class Chatter:
     """One connection's side of the chat: the name a spectator gave, and its token bucket of lines."""
 
     def __init__(self, per_minute: int, name: str | None) -> None:
-        self.rate = max(0, per_minute) / 60.0
-        self.burst = float(min(BURST, max(1, per_minute)))
-        self.allowance = self.burst
-        self.last = time.monotonic()
+        self.per_minute = per_minute
+        self.allowance = -1.0
+        self.last = 0.0
         self.name = name
 
     def allow(self) -> bool:
         now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.allowance = _refill(self.allowance, self.last, now, self.per_minute, BURST)
         self.last = now
         if self.allowance < 1:
             return False
         self.allowance -= 1
         return True
+
+
+def spectators_allow(lr: LocalRoom, per_minute: int) -> bool:
+    """The bucket of the room's spectators on this node. Each line goes to everyone in the room, and a room may
+    have any number of spectators: together they may not make everyone receive more than `per_minute` of their
+    lines a minute. (Players need none: at most five, each with their own bucket; spectators never slow them.)"""
+    now = time.monotonic()
+    lr.chat_allowance = _refill(lr.chat_allowance, lr.chat_last, now, per_minute, ROOM_BURST)
+    lr.chat_last = now
+    if lr.chat_allowance < 1:
+        return False
+    lr.chat_allowance -= 1
+    return True
 
 
 def plain(text: str) -> str:
@@ -66,6 +86,10 @@ async def say(rooms: Rooms, conn: Conn, chatter: Chatter, msg: Chat) -> None:
         name: str = room.seats[seat]["name"]
         seat_id = conn.seat_id
     else:
+        lr = rooms.rooms.get(code)
+        if lr is not None and not spectators_allow(lr, conn.limits.chat_spectators_per_minute):
+            rooms.metrics.limit_refusals.inc("chat_spectators_rate")
+            raise ProtocolError("chat_rate_limited", "the spectators' chat is busy; wait a moment")
         name = chatter.name or ""
     line = pack(
         {"id": secrets.token_hex(6), "time": time.time(), "name": name, "seat": seat_id, "text": text,

@@ -53,6 +53,7 @@ def _serve(args: argparse.Namespace) -> int:
         conns_per_address=args.conns_per_address,
         forwarded_allow_ips=args.forwarded_allow_ips,
         chat_per_minute=args.chat_per_minute,
+        chat_spectators_per_minute=args.chat_spectators_per_minute,
     )
     serve(args, limits)
     return 0

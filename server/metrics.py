@@ -28,6 +28,7 @@ LIMITS = (
     "strikes",  # connections closed (1008) after RAJAS_STRIKES refused messages
     "queue",  # slow clients dropped (4008) past RAJAS_QUEUE frames or RAJAS_QUEUE_BYTES bytes
     "chat_rate",  # a chat line over RAJAS_CHAT_PER_MINUTE (chat_rate_limited)
+    "chat_spectators_rate",  # a spectator's chat line over RAJAS_CHAT_SPECTATORS_PER_MINUTE (chat_rate_limited)
 )
 _CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

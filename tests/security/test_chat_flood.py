@@ -1,7 +1,8 @@
 """Chat floods against a real node (docs/protocol.md, Chat; docs/security.md): many connections in one room send
 chat lines as fast as the message rate lets them. Another room's decisions are still answered in time, the node's
 memory does not grow with the lines (a room keeps its last 50, in memory and in Redis), and a connection over
-RAJAS_CHAT_PER_MINUTE is refused with `chat_rate_limited` until its strikes close it."""
+RAJAS_CHAT_PER_MINUTE is refused with `chat_rate_limited` until its strikes close it. (Many spectators together
+are held to RAJAS_CHAT_SPECTATORS_PER_MINUTE: tests/server/test_chat.py.)"""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ async def _flood(flooders: list[RawWs], seconds: int, sent: list[int]) -> None:
 
 @pytest.mark.parametrize("store", ["memory", "redis"])
 async def test_a_chat_flood_keeps_the_node_responsive_and_its_memory_bounded(store: str, redis_url: str) -> None:
-    env = {"RAJAS_CHAT_PER_MINUTE": "100000000"}  # (the chat's own limit out of the way: the flood goes through)
+    # (the chat's own limits out of the way: the flood goes through)
+    env = {"RAJAS_CHAT_PER_MINUTE": "100000000", "RAJAS_CHAT_SPECTATORS_PER_MINUTE": "100000000"}
     with rajas_node(env=env, redis_url=redis_url if store == "redis" else None) as node:
         clients = Clients()
         drains = []

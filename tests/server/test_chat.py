@@ -95,6 +95,27 @@ async def test_chat_has_its_own_rate_limit(server: Running, clients: Clients) ->
     assert "rajas_chat_lines_total" in server.hub.metrics.render()
 
 
+async def test_many_spectators_together_cannot_flood_the_room(server: Running, clients: Clients) -> None:
+    created, seated = await seated_room(clients, server.url, players=2, start=False)
+    crowd = []
+    for i in range(5):
+        c = await clients.open(server.url)
+        await c.join(created["watch"], role="spectator", name=f"fan{i}")
+        crowd.append(c)
+    said = 0
+    for c in crowd:  # five each (every one within its own limit): twenty pass, RAJAS_CHAT_SPECTATORS_PER_MINUTE 60
+        for j in range(5):
+            try:
+                await c.say(f"{j}")
+                said += 1
+            except ServerError as e:
+                assert e.code == "chat_rate_limited"
+    assert said == 20
+    assert server.hub.metrics.limit_refusals.value("chat_spectators_rate") == 5
+    await seated[1].say("the players are never held up by the spectators")
+    await seated[0].wait_for(lambda c: len(c.chat) == 21)
+
+
 async def test_the_host_closes_the_chat_for_spectators_during_play(server: Running, clients: Clients) -> None:
     created, seated = await seated_room(clients, server.url, players=2)
     spectator = await clients.open(server.url)
