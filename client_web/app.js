@@ -15,6 +15,7 @@ import { helpButton } from "./help.js";
 import { turnAlert, keepAlertTitle, alertSettings } from "./alerts.js";
 import { resumeCard, publicRoomsCard } from "./home_lists.js";
 import { confirmDialog } from "./confirm.js";
+import { ChatPanel } from "./chat.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -47,6 +48,7 @@ const S = {
 const root = document.getElementById("app");
 const toasts = document.getElementById("toasts");
 let game = null; // GameView while the game screen is shown
+let chat = null; // the room's chat panel (chat.js), made once the actions exist
 
 // ---- storage: seat token and host token per room ---------------------------------------------------------
 
@@ -116,6 +118,7 @@ const net = new Net({
     S.v = msg.v;
     // the room's last updates: a reloaded page (or one that missed some) gets its game log back
     for (const u of msg.recent || []) if (u.v > S.logV) addLog(u.events, u.v, u.time);
+    chat?.onSnapshot(msg.chat);
     if (S.joined) render(null);
   },
   onUpdate: (msg) => {
@@ -147,6 +150,7 @@ const net = new Net({
       goHome();
     } else if (msg.message) toast(msg.message, "info");
   },
+  onChat: (msg) => { chat?.onMessage(msg); expose(); },
   onReconnect: () => joinRoom(),
   onFatal: (e) => toast(errorText(e)),
 });
@@ -174,14 +178,16 @@ async function joinRoom() {
   let reply;
   net.resetVersion();
   try {
+    // a spectator's name is what the chat shows for them (none: "Spectator")
+    const seen = localStorage.getItem("rajas.name") ? { name: localStorage.getItem("rajas.name").slice(0, SETTINGS.name_max) } : {};
     if (S.watchMode) {
-      reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.SPECTATOR });
+      reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.SPECTATOR, ...seen });
     } else if (stored.token) {
       reply = await net.request(MSG.JOIN, { room: S.code, token: stored.token, ...host });
     } else if (S.intent?.role === ROLES.PLAYER) {
       reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.PLAYER, name: S.intent.name, ...host });
     } else if (S.intent?.role === ROLES.SPECTATOR) {
-      reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.SPECTATOR, ...host });
+      reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.SPECTATOR, ...seen, ...host });
     } else {
       await showJoinScreen();
       return;
@@ -344,6 +350,8 @@ const actions = {
   langSelect: () => langSelect(),
 };
 
+chat = new ChatPanel(actions);
+
 // ---- rendering -------------------------------------------------------------------------------------------
 
 function statusText() {
@@ -393,6 +401,7 @@ function render(events) {
     root.replaceChildren(renderHome());
   }
   diceCheck.sync(S, mySeat());
+  chat.sync();
   document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang);
   keepAlertTitle(S.lang);
   expose();
@@ -549,6 +558,7 @@ function route() {
     S.log = [];
     S.logV = 0;
     S.role = S.seatId = null;
+    chat.reset();
   }
   S.code = code;
   S.watchMode = !!r?.watch;
@@ -603,6 +613,8 @@ function expose() {
     sheetName: S.sheet?.name ?? null, // the sheet this page draws
     sheetFresh: S.sheetFresh,
     undo: S.game?.undo ?? 0, // decisions the player to move may take back now
+    chatLines: chat ? chat.lines.length : 0,
+    chatSpectators: chat ? chat.spectators : null,
   };
   window.__net = net;
   // the turn alert: once when this player's turn begins (a hidden tab only)

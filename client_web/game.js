@@ -217,7 +217,7 @@ export class GameView {
     const spectator = S.role === ROLES.SPECTATOR;
     const app = this.actions;
     return html("header", { class: "app-bar game-bar" },
-      html("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); app.home(); } }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", { class: "brand-name" }, "Rajas")),
+      html("a", { class: "brand", href: "/", "aria-label": "Rajas", onclick: (e) => { e.preventDefault(); app.home(); } }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", { class: "brand-name" }, "Rajas")),
       html("span", { class: "bar-title", "data-round": state.round }, S.room.status === STATUS.OVER ? this.L("game_over") : this.L("round", { n: state.round })),
       spectator ? html("span", { class: "badge watching", "data-badge": "spectator" }, glyph("eye", 15), ` ${this.L("watching")}`) : null,
       html("span", { class: "clock", "data-clock": "" }),

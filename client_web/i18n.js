@@ -531,6 +531,41 @@ const TABLE17 = {
 };
 for (const lang of Object.keys(TABLE17)) Object.assign(STRINGS[lang], TABLE17[lang]);
 // ---- end of the issue 17 (table) block ------------------------------------------------------------------
+// ---- issue 17 (helper `chat`): the room's chat (chat.js) ---------------------------------------------------
+const CHAT17 = {
+  en: {
+    chat: "Chat", chat_unread: "new", chat_close: "Close the chat", chat_lines: "Chat lines", chat_empty: "No messages yet.",
+    chat_write: "Write a message", chat_send: "Send", chat_reactions: "Quick reactions",
+    chat_spectator: "Spectator", chat_spectator_named: "{n} (spectator)",
+    chat_closed_note: "The host closed the chat for spectators.", chat_opened: "Spectators may chat again.",
+    chat_spectators_may: "Spectators may chat",
+    chat_r_good_move: "Good move!", chat_r_oops: "Oops", chat_r_dice: "Roll the dice!", chat_r_well_played: "Well played",
+    chat_r_thinking: "Thinking…",
+    err_chat_closed: "The host closed the chat for spectators.", err_chat_rate_limited: "Too many messages: wait a moment.",
+  },
+  nl: {
+    chat: "Chat", chat_unread: "nieuw", chat_close: "Chat sluiten", chat_lines: "Chatberichten", chat_empty: "Nog geen berichten.",
+    chat_write: "Schrijf een bericht", chat_send: "Verstuur", chat_reactions: "Snelle reacties",
+    chat_spectator: "Toeschouwer", chat_spectator_named: "{n} (toeschouwer)",
+    chat_closed_note: "De gastheer heeft de chat voor toeschouwers gesloten.", chat_opened: "Toeschouwers mogen weer chatten.",
+    chat_spectators_may: "Toeschouwers mogen chatten",
+    chat_r_good_move: "Goede zet!", chat_r_oops: "Oeps", chat_r_dice: "Gooi de dobbelstenen!", chat_r_well_played: "Goed gespeeld",
+    chat_r_thinking: "Even denken…",
+    err_chat_closed: "De gastheer heeft de chat voor toeschouwers gesloten.", err_chat_rate_limited: "Te veel berichten: wacht even.",
+  },
+  de: {
+    chat: "Chat", chat_unread: "neu", chat_close: "Chat schließen", chat_lines: "Chatnachrichten", chat_empty: "Noch keine Nachrichten.",
+    chat_write: "Schreib eine Nachricht", chat_send: "Senden", chat_reactions: "Schnelle Reaktionen",
+    chat_spectator: "Zuschauer", chat_spectator_named: "{n} (Zuschauer)",
+    chat_closed_note: "Der Gastgeber hat den Chat für Zuschauer geschlossen.", chat_opened: "Zuschauer dürfen wieder chatten.",
+    chat_spectators_may: "Zuschauer dürfen chatten",
+    chat_r_good_move: "Guter Zug!", chat_r_oops: "Hoppla", chat_r_dice: "Würfel los!", chat_r_well_played: "Gut gespielt",
+    chat_r_thinking: "Moment, ich denke…",
+    err_chat_closed: "Der Gastgeber hat den Chat für Zuschauer geschlossen.", err_chat_rate_limited: "Zu viele Nachrichten: warte einen Moment.",
+  },
+};
+for (const lang of Object.keys(CHAT17)) Object.assign(STRINGS[lang], CHAT17[lang]);
+// ---- end of the issue 17 (chat) block -------------------------------------------------------------------
 
 // ---- issue 17 (helper `undo`): undo within the turn --------------------------------------------------------
 const UNDO17 = {

@@ -194,6 +194,10 @@ export class Net {
       case "notice":
         this.opts.onNotice?.(msg);
         return;
+      case "chat":
+      case "chat_rules":
+        this.opts.onChat?.(msg);
+        return;
       default:
     }
   }

@@ -9,12 +9,12 @@ export const CLIENT_NAME = "rajas-web/1.0";
 // client -> server (protocol/messages.py CLIENT_TYPES)
 export const CLIENT_TYPES = Object.freeze([
   "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-  "contribute", "undo",
+  "contribute", "undo", "chat", "chat_rules",
 ]);
 export const MSG = Object.freeze(Object.fromEntries(CLIENT_TYPES.map((t) => [t.toUpperCase(), t])));
 
 // server -> client (protocol/server_messages.py SERVER_TYPES)
-export const SERVER_TYPES = Object.freeze(["reply", "snapshot", "update", "presence", "notice"]);
+export const SERVER_TYPES = Object.freeze(["reply", "snapshot", "update", "presence", "notice", "chat", "chat_rules"]);
 
 // protocol/errors.py ErrorCode
 export const ERROR_CODES = Object.freeze([
@@ -22,7 +22,8 @@ export const ERROR_CODES = Object.freeze([
   "name_taken", "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
   "illegal_decision", "malformed_decision", "game_over", "stale_version", "bad_commitment", "contribution_fixed",
   "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout",
-  "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos", "internal",
+  "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos", "chat_closed", "chat_rate_limited",
+  "internal",
 ]);
 
 export const ROLES = Object.freeze({ PLAYER: "player", SPECTATOR: "spectator" });
@@ -37,6 +38,10 @@ export const SETTINGS = Object.freeze({
   bots: ["greedy", "random"],
   name_max: 32,
 });
+
+// chat (protocol/messages.py CHAT_MAX, Reaction)
+export const CHAT_MAX = 200;
+export const REACTIONS = Object.freeze(["good_move", "oops", "dice", "well_played", "thinking"]);
 
 // engine/decisions.py ARITY
 export const DECISION_ARITY = Object.freeze({

@@ -70,6 +70,8 @@ class Client:
         self.sheet_digest: str | None = None  # the digest of `sheet`: told to the server, which then leaves it out
         self.events: list[dict[str, Any]] = []  # every game and room event seen, in order
         self.presence: dict[str, Any] | None = None
+        self.chat: list[dict[str, Any]] = []  # the room's chat lines, oldest first, each once
+        self.chat_spectators: bool | None = None  # whether spectators may write (None: not told yet)
         self.seat_id: str | None = None
         self.token: str | None = None
         self.role: str | None = None
@@ -167,6 +169,9 @@ class Client:
                 self.sheet = self.sheet_digest = None
             if msg["v"] >= self.v:
                 self.v, self.room, self.game = msg["v"], msg["room"], msg["game"]
+            if msg.get("chat") is not None:
+                self._chat_lines(msg["chat"]["lines"])
+                self.chat_spectators = msg["chat"]["spectators"]
         elif kind == "update":
             if msg["v"] <= self.v:
                 return  # already in the snapshot
@@ -179,7 +184,15 @@ class Client:
             self.events.extend(msg["events"])
         elif kind == "presence":
             self.presence = msg
+        elif kind == "chat":
+            self._chat_lines([msg["line"]])
+        elif kind == "chat_rules":
+            self.chat_spectators = msg["spectators"]
         self._pulse()
+
+    def _chat_lines(self, lines: list[dict[str, Any]]) -> None:
+        seen = {line["id"] for line in self.chat}
+        self.chat.extend(line for line in lines if line["id"] not in seen)
 
     async def _resync(self) -> None:
         with contextlib.suppress(Exception):
@@ -246,6 +259,12 @@ class Client:
     async def undo(self, v: int | None = None, id: str | int | None = None) -> Any:
         """Takes back this player's last decision of the turn (docs/protocol.md, "Undo within the turn")."""
         return await self.request("undo", id=id, **({"v": v} if v is not None else {}))
+    async def say(self, text: str | None = None, reaction: str | None = None) -> Any:
+        """A chat line: text, or one of the quick reactions."""
+        return await self.request("chat", **({"text": text} if reaction is None else {"reaction": reaction}))
+
+    async def chat_rules(self, spectators: bool) -> Any:
+        return await self.request("chat_rules", spectators=spectators)
 
     async def snapshot(self) -> Any:
         """Asks for a snapshot; the sheet comes with it only when it is not the one this client holds."""

@@ -34,6 +34,8 @@ ErrorCode = Literal[
     "nothing_to_undo",  # an undo with no decision of this turn left to take back (none made, or the turn passed)
     "undo_after_roll",  # an undo after the dice were rolled this turn (a karma reroll): what came before is fixed
     "too_many_undos",  # the player took back 20 decisions this turn already (server/undo.py UNDOS_PER_TURN)
+    "chat_closed",  # a spectator wrote in a chat the host closed for spectators
+    "chat_rate_limited",  # over the connection's chat lines per minute (RAJAS_CHAT_PER_MINUTE)
     "internal",
 ]
 

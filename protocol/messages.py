@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 PROTOCOL_VERSION = 1
 
@@ -137,13 +137,43 @@ class Ping(_In):
     id: MessageId
 
 
+# ---- chat (docs/protocol.md, Chat): not part of the room's versioned history -----------------------------
+
+CHAT_MAX = 200  # characters of one chat line
+Reaction = Literal["good_move", "oops", "dice", "well_played", "thinking"]  # quick reactions, shown in each language
+
+
+class Chat(_In):
+    """A line in the room's chat: its own text, or one of the quick reactions. Name and seat come from the
+    connection, never from the message."""
+
+    type: Literal["chat"]
+    id: MessageId
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)] | None = None
+    reaction: Reaction | None = None
+
+    @model_validator(mode="after")
+    def _text_or_reaction(self) -> Chat:
+        if (self.text is None) == (self.reaction is None):
+            raise ValueError("a chat line is a text or a reaction")
+        return self
+
+
+class ChatRules(_In):
+    """The host opens or closes the chat for spectators (in the lobby or during play)."""
+
+    type: Literal["chat_rules"]
+    id: MessageId
+    spectators: bool
+
+
 ClientMessage = Annotated[
     Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping
-    | Contribute | Undo,
+    | Contribute | Undo | Chat | ChatRules,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-    "contribute", "undo",
+    "contribute", "undo", "chat", "chat_rules",
 )

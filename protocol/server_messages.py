@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from .errors import ErrorCode
-from .messages import MessageId
+from .messages import MessageId, Reaction
 
 
 class _Msg(BaseModel):
@@ -82,6 +82,38 @@ class RecentUpdate(_Msg):
     events: list[dict[str, Any]]
 
 
+class ChatLine(_Msg):
+    """One line of the room's chat, as the server made it: name and seat are the sender's own."""
+
+    id: str  # unique per line: a line that comes both in a snapshot and on its own is shown once
+    time: float  # unix seconds
+    name: str  # the player's seat name, or the spectator's name ("" for a spectator who gave none)
+    seat: str | None  # the player's seat id; None for a spectator
+    text: str | None  # plain text (a client shows it as text, never as markup), or None for a reaction
+    reaction: Reaction | None
+
+
+class ChatView(_Msg):
+    """The room's chat as a snapshot carries it: its last lines, oldest first, and whether spectators may write."""
+
+    lines: list[ChatLine]
+    spectators: bool
+
+
+class ChatSaid(_Msg):
+    """A new chat line, to everyone in the room (not versioned: chat is not part of the room's history)."""
+
+    type: Literal["chat"] = "chat"
+    line: ChatLine
+
+
+class ChatRulesChanged(_Msg):
+    """The host opened or closed the chat for spectators."""
+
+    type: Literal["chat_rules"] = "chat_rules"
+    spectators: bool
+
+
 class Snapshot(_Msg):
     """The whole room at one version: after a join, when asked, or unasked after a node missed updates."""
 
@@ -92,6 +124,7 @@ class Snapshot(_Msg):
     sheet: dict[str, Any] | None  # the sheet file clients draw from; None when the client holds it
     sheet_digest: str  # the room's sheet's digest (engine Sheet.digest)
     recent: list[RecentUpdate] | None = None  # the last ~50 updates, oldest first
+    chat: ChatView | None = None  # the room's chat
 
 
 class Update(_Msg):
@@ -121,9 +154,11 @@ class Notice(_Msg):
     message: str
 
 
-ServerMessage = Annotated[Reply | Snapshot | Update | Presence | Notice, Field(discriminator="type")]
+ServerMessage = Annotated[
+    Reply | Snapshot | Update | Presence | Notice | ChatSaid | ChatRulesChanged, Field(discriminator="type")
+]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
-SERVER_TYPES = ("reply", "snapshot", "update", "presence", "notice")
+SERVER_TYPES = ("reply", "snapshot", "update", "presence", "notice", "chat", "chat_rules")
 
 
 def check_server_message(obj: Any) -> ServerMessage:

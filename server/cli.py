@@ -52,6 +52,8 @@ def _serve(args: argparse.Namespace) -> int:
         room_window=args.room_ttl,
         conns_per_address=args.conns_per_address,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        chat_per_minute=args.chat_per_minute,
+        chat_spectators_per_minute=args.chat_spectators_per_minute,
     )
     serve(args, limits)
     return 0

@@ -33,6 +33,10 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
         "RAJAS_FORWARDED_ALLOW_IPS", str, "127.0.0.1",
         "proxy addresses (IPs or CIDRs, comma-separated; * for any) whose X-Forwarded-* headers are believed",
     ),
+    "chat_per_minute": ("RAJAS_CHAT_PER_MINUTE", int, 20, "chat lines a connection may send per minute (5 at once)"),
+    "chat_spectators_per_minute": (
+        "RAJAS_CHAT_SPECTATORS_PER_MINUTE", int, 60, "chat lines one room's spectators on a node may send per minute"
+    ),
     "log_rate": ("RAJAS_LOG_RATE", float, 50.0, "log lines per second at most (the rest are counted in /metrics)"),
     # ----
     "log_level": ("RAJAS_LOG_LEVEL", str, "info", "debug, info, warning, error"),

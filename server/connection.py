@@ -66,6 +66,8 @@ class Limits:
     room_window: float = 7200.0  # (the room TTL: a room abandoned for that long is gone)
     conns_per_address: int = 64  # open websocket connections per client address
     forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-* headers are believed
+    chat_per_minute: int = 20  # chat lines a connection may send per minute (5 at once)
+    chat_spectators_per_minute: int = 60  # chat lines one room's spectators on a node may send per minute (20 at once)
 
 
 class Conn:

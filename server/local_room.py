@@ -76,6 +76,10 @@ class LocalRoom:
         self.snap: tuple[Room, Mapping[str, int], bytes, list[Frame | None]] | None = None
         self.sheet_packed: tuple[object, bytes] | None = None  # (the room's Sheet, its file packed)
         self.held: dict[int, str] = {}  # connection id -> digest of the sheet that connection holds
+        self.chat_seen = 0  # chat messages this node heard for the room (a newer one makes the snapshot again)
+        self.snap_chat = -1  # ... when the snapshot in `snap` was made
+        self.chat_allowance = -1.0  # spectators' chat lines this node may still pass on now (-1: a full burst)
+        self.chat_last = 0.0  # (monotonic time the allowance was last worked out)
 
     def current(self) -> Room | None:
         """The cached room, if it is at the newest version this node has heard of."""

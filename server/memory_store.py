@@ -8,6 +8,7 @@ import time
 
 from rajas.protocol import pack
 
+from .chat_store import MemoryChat
 from .encoding import Packed, as_bytes, merge_maps
 from .store import RECENT, Listener, RoomStore, presence_message
 
@@ -29,6 +30,7 @@ class MemoryStore(RoomStore):
         self.public: dict[str, bytes] = {}  # the lobby index: public rooms in the lobby -> their line, oldest first
         self.listeners: dict[str, list[Listener]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.chat = MemoryChat(self.records, self._publish)
 
     async def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep_forever())
@@ -59,6 +61,7 @@ class MemoryStore(RoomStore):
             self.counts.pop(code, None)
             self.touched.pop(code, None)
             self.public.pop(code, None)
+            self.chat.forget(code)
             watch = self.watch_of.pop(code, None)
             if watch is not None:
                 self.watch.pop(watch, None)

@@ -27,6 +27,8 @@ LIMITS = (
     "control_rate",  # a ping or other control frame over the same rate (left unanswered)
     "strikes",  # connections closed (1008) after RAJAS_STRIKES refused messages
     "queue",  # slow clients dropped (4008) past RAJAS_QUEUE frames or RAJAS_QUEUE_BYTES bytes
+    "chat_rate",  # a chat line over RAJAS_CHAT_PER_MINUTE (chat_rate_limited)
+    "chat_spectators_rate",  # a spectator's chat line over RAJAS_CHAT_SPECTATORS_PER_MINUTE (chat_rate_limited)
 )
 _CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -143,6 +145,7 @@ class Metrics:
         self.snapshot_sheets_skipped = Counter(
             "rajas_snapshot_sheets_skipped_total", "snapshots sent without the sheet: the client had it (digest)"
         )
+        self.chat_lines = Counter("rajas_chat_lines_total", "chat lines sent through this node", "by")
         self.stale_refusals_avoided = Counter(
             "rajas_stale_refusals_avoided_total", "refusals not made: the store had a newer room than this node's copy"
         )
@@ -178,6 +181,7 @@ class Metrics:
             self.snapshots_shared,
             self.snapshot_sheets_skipped,
             self.stale_refusals_avoided,
+            self.chat_lines,
         ):
             lines += c.render()
         lines += self.limit_refusals.render()

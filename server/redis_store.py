@@ -21,6 +21,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .chat_store import RedisChat
 from .encoding import Packed, as_bytes, merge_maps
 from .redis_channels import Channels, channel
 from .redis_cluster import ClusterPipes, ClusterUrl, SlotMap, is_cluster
@@ -77,6 +78,7 @@ class RedisStore(RoomStore):
         self._commit = self.redis.register_script(COMMIT)
         self.lobby = RedisLobby(self.redis, self._room, self._exists)
         self._presence = self.redis.register_script(PRESENCE)
+        self.chat = RedisChat(self.redis, lambda: self._publish, channel)
         self._turn = 0
         # Sharded channels (SPUBLISH/SSUBSCRIBE, Redis 7) where the server has them: on a cluster a message then
         # stays on the master owning the room's slot instead of reaching every node of the cluster.

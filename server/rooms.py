@@ -257,6 +257,10 @@ class Rooms:
             self._broadcast(lr, frame)
             self.hooks.presence(lr)
             return
+        if kind == "chat" or kind == "chat_rules":  # (not versioned: the room's history is untouched)
+            lr.chat_seen += 1
+            self._broadcast(lr, Frame(message))
+            return
         v = int(obj["v"])
         if v <= lr.delivered:
             return  # this node's own commit, delivered when it was made

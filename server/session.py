@@ -15,6 +15,8 @@ from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_me
 from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
     ChangeSettings,
+    Chat,
+    ChatRules,
     Contribute,
     CreateRoom,
     Decide,
@@ -29,7 +31,7 @@ from rajas.protocol.messages import (
     Undo,
 )
 
-from . import changes
+from . import changes, chat
 from .connection import Conn, Frame
 from .hub import Hub
 from .logs import Gate
@@ -54,6 +56,8 @@ class Session:
         self.conn = conn
         self.base_url = base_url.rstrip("/")
         self.admit_room = admit_room  # counts a room against the limits of this client's address, or refuses
+        self.chatter: chat.Chatter | None = None  # made at the first chat line or a spectator's join with a name
+        self.spectator_name: str | None = None
 
     def reply(self, mid: str | int | None, data: dict[str, Any] | None = None) -> None:
         frame = self.conn.send({"type": "reply", "id": mid, "ok": True, "data": data})
@@ -159,6 +163,14 @@ class Session:
             return await self.leave()
         if isinstance(msg, Contribute):
             return await self.contribute(msg)
+        if isinstance(msg, Chat):
+            if self.chatter is None:
+                self.chatter = chat.Chatter(self.conn.limits.chat_per_minute, self.spectator_name)
+            await chat.say(self.hub, self.conn, self.chatter, msg)
+            return None
+        if isinstance(msg, ChatRules):
+            await chat.rules(self.hub, self.conn, msg)
+            return None
         if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
             return await self.host_action(msg)
         raise ProtocolError("malformed_frame", "unknown message")
@@ -204,6 +216,9 @@ class Session:
                 raise ProtocolError("spectators_not_allowed", "this room does not allow spectators")
             seat_id = token = None
         self.conn.host_token = host_token
+        self.spectator_name = chat.plain(msg.name) or None if role == "spectator" and msg.name else None
+        if self.chatter is not None:
+            self.chatter.name = self.spectator_name
         room = await self.hub.attach(self.conn, code, role, token, seat_id, msg.sheet_digest)
         if role == "player" and seat_id is not None:
             seat = room.seat_index(seat_id)

@@ -24,10 +24,15 @@ async def frame(store: RoomStore, metrics: Metrics, lr: LocalRoom, room: Room, h
     """The snapshot of `room` as a frame, the sheet left out when the client holds it (`have` is its digest).
     Repeated requests cost neither a rebuild nor another copy in memory."""
     snap = lr.snap
-    if snap is None or snap[0] is not room or snap[1] is not lr.counts:
+    chat_seen = lr.chat_seen
+    if snap is None or snap[0] is not room or snap[1] is not lr.counts or lr.snap_chat != chat_seen:
         got_recent = await recent(store, lr.code, room.v)
+        lines, open_to_spectators = await store.chat.read(lr.code)
+        chat = encoding.pack_map({"spectators": open_to_spectators}, [("lines", encoding.pack_array(lines))])
         counts = lr.counts  # (after the wait: the counts the view shows)
-        snap = lr.snap = (room, counts, encoding.snapshot(room, counts, got_recent), [None, None])
+        packed = encoding.extend_map(encoding.snapshot(room, counts, got_recent), [("chat", chat)])
+        snap = lr.snap = (room, counts, packed, [None, None])
+        lr.snap_chat = chat_seen
     else:
         metrics.snapshots_shared.inc()
     full = have != room.sheet.digest

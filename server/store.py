@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .chat_store import ChatStore
 from .packed import Packed
 
 Listener = Callable[[bytes], None]
@@ -28,6 +29,7 @@ class RoomStore(ABC):
     eager = False
     # Called when the store lost its connection to a shared backend and got it back (a Redis restart).
     on_reconnect: Callable[[], None] | None = None
+    chat: ChatStore  # the rooms' chat, kept apart from their records (server/chat_store.py)
 
     @abstractmethod
     async def start(self) -> None: ...

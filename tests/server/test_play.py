@@ -104,6 +104,7 @@ async def test_the_error_code_list_is_what_the_tests_cover() -> None:
         "bad_commitment", "contribution_fixed",  # tests/server/test_fairness.py
         "name_taken",  # tests/server/test_lobby.py
         "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos",  # tests/server/test_undo.py
+        "chat_closed", "chat_rate_limited",  # tests/server/test_chat.py
     }  # fmt: skip
     # The limits' refusals: each replayed against a real `rajas serve` in tests/security.
     covered |= {"too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout"}
