@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from rajas.engine import Decision, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
+from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.engine.sheet import BUILTIN_SHEETS, Sheet
 
@@ -65,6 +65,13 @@ def log_sheet(spec: Any) -> Sheet:
     if isinstance(spec, dict):
         return parse_sheet(spec)
     raise SheetError("sheet: neither a built-in sheet's name nor a sheet file")
+
+
+def apply_entry(state: GameState, entry: Any) -> tuple[GameState, list[dict[str, Any]]]:
+    """One entry of a log's decisions applied to `state`: the one place that reads an entry, used by `verify`
+    and by the replay viewer (server/replay.py) alike. Raises RulesError for an illegal decision."""
+    seat, wire, _by, _rolls = entry
+    return apply(state, Decision.from_wire(wire), player=seat)
 
 
 def contribution_problem(log: dict[str, Any], seed: str) -> str | None:
@@ -139,7 +146,7 @@ def _replay(
         problems.append("the first roll does not follow from the seed")
     for i, (seat, wire, by, rolls) in enumerate(log["decisions"]):
         try:
-            state, events = apply(state, Decision.from_wire(wire), player=seat)
+            state, events = apply_entry(state, (seat, wire, by, rolls))
         except RulesError as e:
             problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e.message}")
             break
