@@ -18,7 +18,7 @@ from .archive import Archive, HistoryError, HistorySettings, MemoryArchive, game
 from .encoding import public_state
 from .metrics import Metrics
 from .redis_store import RedisStore
-from .replay import Replays
+from .replay import Replay, Replays
 from .room import OVER, Room
 from .store import RoomStore
 
@@ -115,6 +115,15 @@ class History:
             raise HistoryError("game_not_found", "no archived game with this id (it may have been pruned)")
         return got
 
+    async def replay(self, gid: str) -> Replay:
+        """The game replayed (from the cache, or now); `game_not_found` for an id not archived."""
+        cached = self.replays.cached(gid) if valid_id(gid) else None
+        return cached if cached is not None else await self.replays.replay(gid, await self.game(gid))
+
+    async def outline(self, gid: str) -> dict[str, Any]:
+        """GET /api/games/ID/replay: the sheet, the steps' marks and events (server/replay.py)."""
+        return (await self.replay(gid)).outline()
+
     async def steps(self, gid: str, first: str | None, last: str | None) -> dict[str, Any]:
         """GET /api/games/ID/steps?from=A&to=B: the game as it was at steps A..B (see server/replay.py)."""
         try:
@@ -122,10 +131,7 @@ class History:
         except HistoryError:
             self.refused += 1
             raise
-        if not valid_id(gid):
-            return await self.game(gid)  # (refused there)
-        cached = self.replays.cached(gid)
-        replay = cached if cached is not None else await self.replays.replay(gid, await self.game(gid))
+        replay = await self.replay(gid)
         try:
             return replay.window(lo, hi)
         except HistoryError:

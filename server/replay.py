@@ -54,6 +54,17 @@ class Replay:
             "events": self.events[i],
         }
 
+    def outline(self) -> dict[str, Any]:
+        """What the viewer needs once: the sheet file, each step's (round, seat) and the events that made it (the
+        log beside the sheets), without the states."""
+        return {
+            "id": self.gid,
+            "total": len(self.states),
+            "marks": self.marks,
+            "sheet": self.states[0].sheet.to_json(),
+            "events": _plain(self.events),
+        }
+
     def window(self, lo: int, hi: int) -> dict[str, Any]:
         if lo >= len(self.states):
             raise HistoryError("bad_range", f"the game has steps 0 to {len(self.states) - 1}")

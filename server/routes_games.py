@@ -43,6 +43,12 @@ def game_routes(hub: Hub, history: History, files: ClientFiles) -> list[Route]:
         except HistoryError as e:
             return _error(e)
 
+    async def outline(request: Request) -> Response:
+        try:
+            return JSONResponse(await history.outline(request.path_params["id"]))
+        except HistoryError as e:
+            return _error(e)
+
     async def room_games(request: Request) -> Response:
         try:
             code, _ = await hub.resolve(request.path_params["code"])
@@ -61,6 +67,7 @@ def game_routes(hub: Hub, history: History, files: ClientFiles) -> list[Route]:
     return [
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/steps", steps),
+        Route("/api/games/{id}/replay", outline),
         Route("/api/rooms/{code}/games", room_games),
         Route("/games/{id}", viewer),
     ]
