@@ -120,11 +120,11 @@ class History:
         cached = self.replays.cached(gid) if valid_id(gid) else None
         return cached if cached is not None else await self.replays.replay(gid, await self.game(gid))
 
-    async def outline(self, gid: str) -> dict[str, Any]:
-        """GET /api/games/ID/replay: the sheet, the steps' marks and events (server/replay.py)."""
+    async def outline(self, gid: str) -> bytes:
+        """GET /api/games/ID/replay: the sheet, the steps' marks and events (server/replay.py), as JSON."""
         return (await self.replay(gid)).outline()
 
-    async def steps(self, gid: str, first: str | None, last: str | None) -> dict[str, Any]:
+    async def steps(self, gid: str, first: str | None, last: str | None) -> bytes:
         """GET /api/games/ID/steps?from=A&to=B: the game as it was at steps A..B (see server/replay.py)."""
         try:
             lo, hi = self.replays.bounds(first, last)
@@ -133,7 +133,9 @@ class History:
             raise
         replay = await self.replay(gid)
         try:
-            return replay.window(lo, hi)
+            if replay.ready(lo, hi):
+                return replay.window(lo, hi)
+            return await asyncio.to_thread(replay.window, lo, hi)  # (first asked: encoded off the event loop)
         except HistoryError:
             self.refused += 1
             raise

@@ -23,10 +23,6 @@ from .fairness import apply_entry, log_sheet
 MAX_INDEX = 10**6  # a step past this is refused at once (a game has a few hundred steps)
 
 
-def _plain(x: Any) -> Any:
-    return json.loads(json.dumps(x))
-
-
 class Replay:
     """Every state of one archived game, with the log entry and events that led to it."""
 
@@ -37,6 +33,10 @@ class Replay:
         self.events = events
         # Per step: (round, seat to decide): the viewer steps turn by turn and round by round with these.
         self.marks = [[s.round, s.current] for s in states]
+        # Each step as JSON, made when first asked for: asking for the same steps again costs no engine work.
+        self.encoded: list[bytes | None] = [None] * len(states)
+        self._marks = json.dumps(self.marks, separators=(",", ":")).encode()
+        self._outline: bytes | None = None
 
     def __len__(self) -> int:
         return len(self.states)
@@ -54,27 +54,32 @@ class Replay:
             "events": self.events[i],
         }
 
-    def outline(self) -> dict[str, Any]:
-        """What the viewer needs once: the sheet file, each step's (round, seat) and the events that made it (the
-        log beside the sheets), without the states."""
-        return {
-            "id": self.gid,
-            "total": len(self.states),
-            "marks": self.marks,
-            "sheet": self.states[0].sheet.to_json(),
-            "events": _plain(self.events),
-        }
+    def outline(self) -> bytes:
+        """What the viewer needs once, as JSON: the sheet file, each step's (round, seat) and the events that made
+        it (the log beside the sheets), without the states."""
+        if self._outline is None:
+            head = {"id": self.gid, "total": len(self.states), "sheet": self.states[0].sheet.to_json()}
+            body = json.dumps(head | {"events": self.events}, separators=(",", ":")).encode()
+            self._outline = body[:-1] + b',"marks":' + self._marks + b"}"
+        return self._outline
 
-    def window(self, lo: int, hi: int) -> dict[str, Any]:
+    def ready(self, lo: int, hi: int) -> bool:
+        """Whether steps lo..hi are encoded already (then `window` does no engine work)."""
+        return all(e is not None for e in self.encoded[lo : hi + 1])
+
+    def window(self, lo: int, hi: int) -> bytes:
+        """Steps lo..hi (cut at the game's end) as the JSON answer of GET /api/games/ID/steps."""
         if lo >= len(self.states):
             raise HistoryError("bad_range", f"the game has steps 0 to {len(self.states) - 1}")
         hi = min(hi, len(self.states) - 1)
-        return {
-            "id": self.gid,
-            "total": len(self.states),
-            "marks": self.marks,
-            "steps": _plain([self.step(i) for i in range(lo, hi + 1)]),
-        }
+        parts = []
+        for i in range(lo, hi + 1):
+            got = self.encoded[i]
+            if got is None:
+                got = self.encoded[i] = json.dumps(self.step(i), separators=(",", ":")).encode()
+            parts.append(got)
+        head = json.dumps({"id": self.gid, "total": len(self.states)}, separators=(",", ":")).encode()
+        return head[:-1] + b',"marks":' + self._marks + b',"steps":[' + b",".join(parts) + b"]}"
 
 
 def replay_log(gid: str, log: dict[str, Any]) -> Replay:

@@ -18,6 +18,7 @@ from .static import ClientFiles
 
 STATUS = {"game_not_found": 404, "room_not_found": 404, "bad_range": 400, "replay_failed": 500}
 VIEWER = "/replay.html"
+JSON = "application/json"
 
 
 def _error(err: ProtocolError | HistoryError) -> JSONResponse:
@@ -39,13 +40,13 @@ def game_routes(hub: Hub, history: History, files: ClientFiles) -> list[Route]:
     async def steps(request: Request) -> Response:
         q = request.query_params
         try:
-            return JSONResponse(await history.steps(request.path_params["id"], q.get("from"), q.get("to")))
+            return Response(await history.steps(request.path_params["id"], q.get("from"), q.get("to")), media_type=JSON)
         except HistoryError as e:
             return _error(e)
 
     async def outline(request: Request) -> Response:
         try:
-            return JSONResponse(await history.outline(request.path_params["id"]))
+            return Response(await history.outline(request.path_params["id"]), media_type=JSON)
         except HistoryError as e:
             return _error(e)
 

@@ -39,7 +39,7 @@ async def _finished_game(url: str) -> tuple[str, str]:
     for _ in range(100):
         games = _get(f"{url}/api/rooms/{created['code']}/games")["games"]
         if games:
-            return created["code"], games[0]["id"]
+            return created["watch"], games[0]["id"]
         await asyncio.sleep(0.05)
     raise AssertionError("the game was not archived")
 
@@ -63,11 +63,14 @@ SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
 
 def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str, browser: Any) -> None:
     with ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's event loop)
-        code, gid = pool.submit(asyncio.run, _finished_game(server)).result()
+        watch, gid = pool.submit(asyncio.run, _finished_game(server)).result()
     record = _get(f"{server}/api/games/{gid}")
     page = new_page(browser)
     try:
-        page.goto(f"{server}/games/{gid}?lang=en")
+        # the finished room's end-of-game screen links its games' replays
+        page.goto(f"{server}/?watch={watch}&lang=en")
+        page.click(f"[data-room-games] a[data-game='{gid}']")
+        page.wait_for_url(f"**/games/{gid}")
         page.wait_for_function("window.__replayReady === true")
         last = len(record["decisions"])
         page.wait_for_function(f"window.__replayShown === {last}")  # opens at the end of the game
