@@ -10,6 +10,7 @@ const TRIES = 6;
 const shown = new Map(); // (code, lang) -> the lobby's list: the lobby is drawn again on every update, asked once
 
 export function roomGames(lang, code, { wait = false, reuse = false } = {}) {
+  if (!code) return null; // (a view without a room: nothing to ask for)
   const key = `${code}:${lang}`;
   if (reuse && shown.has(key)) return shown.get(key);
   const box = html("section", { class: "room-games", "data-room-games": "", hidden: "" });
