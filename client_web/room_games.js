@@ -7,22 +7,26 @@ import { html } from "./svg.js";
 import { t } from "./i18n.js";
 
 const TRIES = 6;
-const shown = new Map(); // (code, lang) -> the lobby's list: the lobby is drawn again on every update, asked once
+const shown = new Map(); // (code, lang) -> the lobby's list: the lobby is drawn again on every update
+const FRESH_MS = 15000; // ... so its list is asked for again only this long after (a game may have ended since)
 
 export function roomGames(lang, code, { wait = false, reuse = false } = {}) {
   if (!code) return null; // (a view without a room: nothing to ask for)
   const key = `${code}:${lang}`;
-  if (reuse && shown.has(key)) return shown.get(key);
+  const kept = reuse ? shown.get(key) : null;
+  if (kept) {
+    if (Date.now() - kept.at > FRESH_MS) { kept.at = Date.now(); kept.load(1); }
+    return kept.box;
+  }
   const box = html("section", { class: "room-games", "data-room-games": "", hidden: "" });
-  let tries = wait ? TRIES : 1;
-  const load = async () => {
+  const load = async (tries) => {
     let games = [];
     try {
       const res = await fetch(`/api/rooms/${encodeURIComponent(code)}/games`);
       if (res.ok) games = (await res.json()).games || [];
     } catch { /* offline: nothing to list */ }
     if (!games.length) {
-      if (--tries > 0) setTimeout(load, 500);
+      if (tries > 1) setTimeout(() => load(tries - 1), 500);
       return;
     }
     const n = games.length;
@@ -33,7 +37,7 @@ export function roomGames(lang, code, { wait = false, reuse = false } = {}) {
       }, t("replay_game_n", lang, { n: n - i, p: g.players.join(", ") }))))));
     box.hidden = false;
   };
-  load();
-  if (reuse) shown.set(key, box);
+  load(wait ? TRIES : 1);
+  if (reuse) shown.set(key, { box, load, at: Date.now() });
   return box;
 }
