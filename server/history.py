@@ -92,6 +92,18 @@ class History:
             log.exception("archiving a finished game failed", extra={"event": "archive_failed", "room": room.code})
             return None
 
+    async def of_room(self, room: Room) -> list[dict[str, Any]]:
+        """GET /api/rooms/CODE/games. A finished game missing from its room's list is archived now: the node that
+        committed its last decision may have died before it could (archiving twice keeps the first)."""
+        games = await self.archive.of_room(room.code)
+        if room.status != OVER or room.game is None or room.state is None:
+            return games
+        retention = self.settings.retention
+        recent = retention <= 0 or time.time() - room.updated < retention  # (never bring back a pruned game)
+        if recent and game_id(room.game["seed"]) not in {g["id"] for g in games} and await self.keep(room):
+            games = await self.archive.of_room(room.code)
+        return games
+
     async def _prune_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.prune_every)

@@ -53,9 +53,10 @@ def game_routes(hub: Hub, history: History, files: ClientFiles) -> list[Route]:
     async def room_games(request: Request) -> Response:
         try:
             code, _ = await hub.resolve(request.path_params["code"])
+            room = await hub.load(code)
         except ProtocolError as e:
             return _error(e)
-        return JSONResponse({"games": await history.archive.of_room(code)})
+        return JSONResponse({"games": await history.of_room(room)})
 
     async def viewer(request: Request) -> Response:
         """/games/ID: the viewer's page (the same page for every id; it reads the id from its address)."""

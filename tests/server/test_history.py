@@ -17,10 +17,12 @@ from rajas.server.archive import Archive, HistorySettings, MemoryArchive, game_i
 from rajas.server.archive_redis import RedisArchive, game_key
 from rajas.server.encoding import public_state
 from rajas.server.fairness import log_sheet, verify
+from rajas.server.history import History
 from rajas.server.memory_store import MemoryStore
+from rajas.server.metrics import Metrics
 from rajas.server.redis_store import RedisStore
 
-from .conftest import Clients, Running, make_store, play_random, run_server, seated_room
+from .conftest import Clients, Running, free_port, make_store, play_random, run_server, seated_room
 
 
 async def finished_game(server: Running, clients: Clients, seed: int) -> tuple[dict[str, Any], str]:
@@ -170,3 +172,30 @@ async def test_the_memory_archive_keeps_a_bounded_count() -> None:
     assert await archive.get(f"{0:024x}") is None and await archive.get(f"{4:024x}") is not None
     assert [s["id"] for s in await archive.of_room("ROOM0")] == [f"{4:024x}", f"{2:024x}"]
     assert [s["id"] for s in await archive.of_room("ROOM1")] == [f"{3:024x}"]
+
+
+async def test_archiving_with_the_store_away_costs_the_game_nothing(memory_server: Running, clients: Clients) -> None:
+    created, seated = await seated_room(clients, memory_server.url, players=2)
+    await play_random(seated, seed=4)
+    room = await memory_server.hub.load(created["code"])
+    history = History(memory_server.store, HistorySettings(), Metrics("test"))
+    history.archive = RedisArchive(aioredis.Redis.from_url(f"redis://127.0.0.1:{free_port()}/0"), HistorySettings())
+    assert await history.keep(room) is None  # refused by the absent Redis: logged and counted, not raised
+    assert history.archive.errors == 1 and history.archive.archived == 0
+    async with httpx.AsyncClient(base_url=memory_server.url) as http:
+        assert (await http.get(f"/api/rooms/{created['code']}/log")).status_code == 200
+
+
+async def test_a_game_whose_node_died_before_archiving_is_archived_when_its_room_lists_games(
+    server: Running, clients: Clients
+) -> None:
+    server.hub.on_finished = None  # the committing node is gone before it archived the game
+    created, seated = await seated_room(clients, server.url, players=2)
+    await play_random(seated, seed=6)
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        games = (await http.get(f"/api/rooms/{created['watch']}/games")).json()["games"]
+        assert len(games) == 1
+        record = (await http.get(f"/api/games/{games[0]['id']}")).json()
+        again = (await http.get(f"/api/rooms/{created['code']}/games")).json()["games"]
+    assert again == games  # archived once
+    assert verify(record)["ok"]
