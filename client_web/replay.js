@@ -50,9 +50,18 @@ async function show(step, { focus = null, push = true } = {}) {
   const total = R.outline.total;
   step = Math.max(0, Math.min(total - 1, step));
   R.at = step;
-  if (!R.steps.has(step)) await fetchWindow(step);
+  if (!R.steps.has(step)) {
+    try {
+      await fetchWindow(step);
+    } catch {
+      R.ui.status.textContent = L("replay_failed");
+      return;
+    }
+  }
   if (R.at !== step) return; // a later request won
   draw(R.steps.get(step));
+  const ahead = step + WINDOW / 5; // the next window asked for before the slider gets there
+  if (ahead < total && !R.steps.has(ahead)) fetchWindow(ahead).catch(() => {});
   if (push) history.replaceState(null, "", `#step=${step}`);
   if (focus) focus.focus();
   window.__replayShown = step;
