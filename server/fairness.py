@@ -67,11 +67,19 @@ def log_sheet(spec: Any) -> Sheet:
     raise SheetError("sheet: neither a built-in sheet's name nor a sheet file")
 
 
-def apply_entry(state: GameState, entry: Any) -> tuple[GameState, list[dict[str, Any]]]:
-    """One entry of a log's decisions applied to `state`: the one place that reads an entry, used by `verify`
-    and by the replay viewer (server/replay.py) alike. Raises RulesError for an illegal decision."""
-    seat, wire, _by, _rolls = entry
-    return apply(state, Decision.from_wire(wire), player=seat)
+class LogStepper:
+    """Steps through a log's entries from the game's start: the one place that reads an entry, used by `verify`
+    and by the replay viewer (server/replay.py) alike, so both read every kind of entry the same way. `step`
+    raises RulesError for an entry the rules do not allow."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def step(self, entry: Any) -> list[dict[str, Any]]:
+        """Applies one entry ([seat, decision, by, rolls]) and returns its events; `state` is then the game after it."""
+        seat, wire, _by, _rolls = entry
+        self.state, events = apply(self.state, Decision.from_wire(wire), player=seat)
+        return events
 
 
 def contribution_problem(log: dict[str, Any], seed: str) -> str | None:
@@ -144,9 +152,11 @@ def _replay(
         problems.append(f"start player {log['start_player']} was not drawn from the seed ({state.start_player})")
     if _rolls(events) != _plain(log.get("start_rolls")):
         problems.append("the first roll does not follow from the seed")
+    stepper = LogStepper(state)
     for i, (seat, wire, by, rolls) in enumerate(log["decisions"]):
         try:
-            state, events = apply_entry(state, (seat, wire, by, rolls))
+            events = stepper.step((seat, wire, by, rolls))
+            state = stepper.state
         except RulesError as e:
             problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e.message}")
             break

@@ -1,7 +1,7 @@
 """The replay viewer's server side: an archived game replayed with the engine, served a window of steps at a time.
 
 The browser has no rules engine, so the server replays the log (the same way `rajas verify` does: every entry
-goes through server/fairness.py's `apply_entry`) and serves the public state at each step: step 0 is the game
+goes through server/fairness.py's `LogStepper`) and serves the public state at each step: step 0 is the game
 as it started, step i the game after the log's i-th decision. Replays are kept in a bounded LRU, and only one
 replay is computed at a time (off the event loop), so requests for many games cost waiting, never unbounded
 work or memory. A step range is checked before anything is looked up.
@@ -18,7 +18,7 @@ from rajas.engine import GameState, RulesError, SheetError, new_game, pending
 
 from .archive import HistoryError
 from .encoding import public_state
-from .fairness import apply_entry, log_sheet
+from .fairness import LogStepper, log_sheet
 
 MAX_INDEX = 10**6  # a step past this is refused at once (a game has a few hundred steps)
 
@@ -89,9 +89,10 @@ def replay_log(gid: str, log: dict[str, Any]) -> Replay:
         values = [c["value"] for c in log["contributions"]]
         state, events = new_game(len(log["players"]), log["seed"], sheet, contributions=values)
         states, entries, evs = [state], [None], [list(events)]
+        stepper = LogStepper(state)
         for entry in log["decisions"]:
-            state, events = apply_entry(state, entry)
-            states.append(state)
+            events = stepper.step(entry)
+            states.append(stepper.state)
             entries.append(entry)
             evs.append(list(events))
     except (RulesError, SheetError, KeyError, TypeError, ValueError, IndexError) as e:

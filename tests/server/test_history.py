@@ -98,11 +98,12 @@ async def test_games_past_the_retention_are_gone(store_kind: str, request: pytes
     url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
     clients = Clients()
     try:
-        async with run_server(make_store(store_kind, url), history=HistorySettings(retention=1.0)) as server:
+        async with run_server(make_store(store_kind, url), history=HistorySettings(retention=3.0)) as server:
             created, gid = await finished_game(server, clients, seed=9)
             async with httpx.AsyncClient(base_url=server.url) as http:
-                assert (await http.get(f"/api/games/{gid}")).status_code == 200
-                await asyncio.sleep(1.2)
+                kept = await http.get(f"/api/games/{gid}")
+                assert kept.status_code == 200
+                await asyncio.sleep(max(0.0, kept.json()["finished"] + 3.2 - time.time()))
                 gone = await http.get(f"/api/games/{gid}")
                 assert gone.status_code == 404 and gone.json()["code"] == "game_not_found"
                 assert (await http.get(f"/api/rooms/{created['code']}/games")).json()["games"] == []
