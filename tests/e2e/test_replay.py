@@ -54,6 +54,22 @@ def engine_players(record: dict[str, Any], step: int) -> list[dict[str, Any]]:
     return [json.loads(json.dumps(player_view(state, p))) for p in state.players]
 
 
+def _key(mark: list[int], by_round: bool) -> tuple[int, ...]:
+    return (mark[0],) if by_round else (mark[0], mark[1])
+
+
+def step_after(marks: list[list[int]], at: int, by_round: bool = False) -> int:
+    """The first step of the next turn (or round): where [round, seat to decide] (or the round) changes."""
+    return next((i for i in range(at + 1, len(marks)) if _key(marks[i], by_round) != _key(marks[at], by_round)),
+                len(marks) - 1)  # fmt: skip
+
+
+def turn_start(marks: list[list[int]], at: int) -> int:
+    while at > 0 and marks[at - 1] == marks[at]:
+        at -= 1
+    return at
+
+
 SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
   const svg = box.querySelector('svg.sheet');
   return { seat: Number(box.dataset.seat), player: svg._rajas.player,
@@ -102,6 +118,14 @@ def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str
         page.click("[data-go=next_turn]")
         after = next(i for i in range(STEP + 1, len(marks)) if marks[i] != marks[STEP])
         page.wait_for_function(f"window.__replayShown === {after}")
+        # a round forward by the keyboard, then back to the start of the turn before
+        page.keyboard.press("PageDown")
+        rnd = step_after(marks, after, by_round=True)
+        page.wait_for_function(f"window.__replayShown === {rnd}")
+        assert marks[rnd][0] == marks[after][0] + 1 and marks[rnd - 1][0] == marks[after][0]
+        page.click("[data-go=prev_turn]")
+        back = turn_start(marks, rnd - 1)
+        page.wait_for_function(f"window.__replayShown === {back}")
         # the download is the same log `rajas verify` reads
         with page.expect_download() as dl:
             page.click(".replay-download")
