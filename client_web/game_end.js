@@ -6,6 +6,7 @@ import { glyph } from "./glyphs.js";
 import { html } from "./svg.js";
 import { num, overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
+import { roomGames } from "./room_games.js";
 
 export function winnerText(view, res) {
   const names = view.names();
@@ -47,6 +48,7 @@ export function showResult(view) {
     // Only the server's round limit ends a game in which nobody's tracks crossed.
     res.some((r) => r.crossed) ? null : html("p", { class: "muted", "data-ended": "round_limit" }, view.L("round_limit", { n: S.game.state.round })),
     html("div", { class: "table-scroll" }, table), breakdown(view, res), seed, view.actions.diceCheck ? view.actions.diceCheck.node() : null,
+    roomGames(view.lang, S.room.code, { wait: true }),
     html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => view.actions.home() }, view.L("new_game")))),
   { "data-overlay": "result" });
 }

@@ -606,6 +606,45 @@ const UNDO17 = {
 for (const lang of Object.keys(UNDO17)) Object.assign(STRINGS[lang], UNDO17[lang]);
 // ---- end of the issue 17 (undo) block -------------------------------------------------------------------
 
+// ---- issue 19 (helper `archive`): game history and the replay viewer ------------------------------------
+const REPLAY19 = {
+  en: {
+    replay_title: "Replay", replay_step: "Step {n} of {m}", replay_sheet_of: "Sheet of {p}", replay_bot: "bot",
+    replay_controls: "Replay controls", replay_first: "Start of the game", replay_prev_round: "Previous round",
+    replay_prev_turn: "Previous turn", replay_prev_step: "Previous decision", replay_next_step: "Next decision",
+    replay_next_turn: "Next turn", replay_next_round: "Next round", replay_last: "End of the game",
+    replay_slider: "Step of the game", replay_keys: "Keys: ← → one decision, Shift+← → one turn, Page Up/Down one round, Home/End.",
+    replay_download: "Download the game (JSON)", replay_home: "Home",
+    replay_not_found: "No archived game with this address: it may have been removed after the time the server keeps games.",
+    replay_failed: "The game could not be loaded. Try again later.",
+    replay_games: "Games played in this room", replay_game_n: "Game {n}: {p}", replay_watch: "Watch the replay of game {n}",
+  },
+  nl: {
+    replay_title: "Herhaling", replay_step: "Stap {n} van {m}", replay_sheet_of: "Blad van {p}", replay_bot: "bot",
+    replay_controls: "Bediening van de herhaling", replay_first: "Begin van het spel", replay_prev_round: "Vorige ronde",
+    replay_prev_turn: "Vorige beurt", replay_prev_step: "Vorige beslissing", replay_next_step: "Volgende beslissing",
+    replay_next_turn: "Volgende beurt", replay_next_round: "Volgende ronde", replay_last: "Einde van het spel",
+    replay_slider: "Stap in het spel", replay_keys: "Toetsen: ← → één beslissing, Shift+← → één beurt, Page Up/Down één ronde, Home/End.",
+    replay_download: "Spel downloaden (JSON)", replay_home: "Start",
+    replay_not_found: "Geen bewaard spel op dit adres: misschien is het verwijderd na de tijd dat de server spellen bewaart.",
+    replay_failed: "Het spel kon niet worden geladen. Probeer het later opnieuw.",
+    replay_games: "Spellen gespeeld in deze kamer", replay_game_n: "Spel {n}: {p}", replay_watch: "Bekijk de herhaling van spel {n}",
+  },
+  de: {
+    replay_title: "Wiederholung", replay_step: "Schritt {n} von {m}", replay_sheet_of: "Blatt von {p}", replay_bot: "Bot",
+    replay_controls: "Steuerung der Wiederholung", replay_first: "Anfang des Spiels", replay_prev_round: "Vorige Runde",
+    replay_prev_turn: "Voriger Zug", replay_prev_step: "Vorige Entscheidung", replay_next_step: "Nächste Entscheidung",
+    replay_next_turn: "Nächster Zug", replay_next_round: "Nächste Runde", replay_last: "Ende des Spiels",
+    replay_slider: "Schritt im Spiel", replay_keys: "Tasten: ← → eine Entscheidung, Umschalt+← → ein Zug, Bild auf/ab eine Runde, Pos1/Ende.",
+    replay_download: "Spiel herunterladen (JSON)", replay_home: "Startseite",
+    replay_not_found: "Unter dieser Adresse ist kein Spiel gespeichert: vielleicht wurde es nach der Zeit gelöscht, die der Server Spiele aufbewahrt.",
+    replay_failed: "Das Spiel konnte nicht geladen werden. Versuche es später noch einmal.",
+    replay_games: "In diesem Raum gespielte Spiele", replay_game_n: "Spiel {n}: {p}", replay_watch: "Wiederholung von Spiel {n} ansehen",
+  },
+};
+for (const lang of Object.keys(REPLAY19)) Object.assign(STRINGS[lang], REPLAY19[lang]);
+// ---- end of the issue 19 (archive) block -----------------------------------------------------------------
+
 let current = "en";
 
 export function setLang(lang) {

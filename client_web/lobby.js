@@ -8,6 +8,7 @@ import { helpButton } from "./help.js";
 import { alertSettings } from "./alerts.js";
 import { MSG, ROLES, SETTINGS } from "./protocol.js";
 import { SEAT_COLOURS } from "./game.js";
+import { roomGames } from "./room_games.js";
 import {
   CUSTOM_CHOICE, FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, rememberedSheet,
   isSheetRefusal, refusalStatus, fileErrorStatus,
@@ -216,7 +217,8 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
         html("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
         start,
         S.role === ROLES.PLAYER ? alertSettings(lang) : null,
-        html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")))),
+        html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave"))),
+        roomGames(lang, room.code, { reuse: true })),
       html("section", { class: "card" },
         html("h2", null, L(invite ? "invite_friends" : "spectator_link")),
         invite ? linkRow(L("invite_code"), invite, lang, "data-invite") : null,

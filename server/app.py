@@ -20,13 +20,16 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import forwarded
+from .archive import HistorySettings
 from .connection import Conn, Limits
 from .forwarded import Proxies
 from .guard import Connections, RoomQuota, address_key
+from .history import History
 from .hub import Hub
 from .logs import RateFilter
 from .metrics import Metrics
 from .room import PLAYING
+from .routes_games import game_routes
 from .session import Session
 from .static import ClientFiles
 from .store import SPECTATORS, RoomStore, connected_seats
@@ -58,11 +61,19 @@ def _error(err: ProtocolError) -> JSONResponse:
     return JSONResponse({"ok": False, "code": err.code, "message": err.message}, status_code=STATUS.get(err.code, 400))
 
 
-def create_app(store: RoomStore, limits: Limits | None = None, node: str = "local", **hub_options: float) -> Starlette:
+def create_app(
+    store: RoomStore,
+    limits: Limits | None = None,
+    node: str = "local",
+    history_settings: HistorySettings | None = None,
+    **hub_options: float,
+) -> Starlette:
     limits = limits or Limits()
     metrics = Metrics(node)
     store.on_reconnect = metrics.store_reconnects.inc
     hub = Hub(store, metrics, **hub_options)
+    history = History(store, history_settings or HistorySettings(), metrics)
+    hub.on_finished = history.finished
     conns: set[Conn] = set()
     _gauges(metrics, hub, conns)
     per_address = Connections(limits.conns_per_address)
@@ -82,10 +93,12 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         hub.start()
+        history.start()
         log.info("node started", extra={"event": "node_started", "store": type(store).__name__})
         try:
             yield
         finally:
+            await history.close()
             await hub.close()
             await store.close()
             log.info("node stopped", extra={"event": "node_stopped"})
@@ -190,6 +203,7 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
             with contextlib.suppress(Exception):
                 await writer
 
+    files = ClientFiles(CLIENT_DIR)
     routes = [
         Route("/health", health),
         Route("/metrics", metrics_route),
@@ -197,10 +211,12 @@ def create_app(store: RoomStore, limits: Limits | None = None, node: str = "loca
         Route("/api/rooms", room_list, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/log", game_log),
-        Mount("/", ClientFiles(CLIENT_DIR), name="client"),
+        *game_routes(hub, history, files),
+        Mount("/", files, name="client"),
     ]
     app = App(websocket, limits, metrics, routes=routes, lifespan=lifespan)
     app.state.hub = hub
+    app.state.history = history
     app.state.limits = limits
     return app
 

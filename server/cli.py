@@ -188,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=_bench)
 
     ver = sub.add_parser("verify", help="replay a finished game's log and check the seed and every roll")
-    ver.add_argument("log", help="a log file, or the URL of /api/rooms/CODE/log")
+    ver.add_argument("log", help="a log file, or the URL of /api/rooms/CODE/log or of an archived game, /api/games/ID")
     ver.add_argument(
         "--commitment",
         help="the commitment you saw at the start of the game (the page shows it): a log with another is refused",

@@ -47,6 +47,14 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "stall": ("RAJAS_STALL", float, 2.0, "seconds a room owed a bot move or a clock may sit before takeover"),
     "transport": ("RAJAS_TRANSPORT", str, "fast", "fast (private uvicorn overrides) or standard (public ASGI only)"),
     "sheet_cache": ("RAJAS_SHEET_CACHE", int, 64, "parsed custom sheets kept in memory (least recently used go)"),
+    # ---- game history and the replay viewer (server/history.py) ----
+    "history_days": ("RAJAS_HISTORY_DAYS", float, 90.0, "days a finished game is kept in the history (0: for ever)"),
+    "history_max_games": (
+        "RAJAS_HISTORY_MAX_GAMES", int, 1000, "finished games kept in memory (oldest go first; Redis: no limit)"
+    ),
+    "history_per_room": ("RAJAS_HISTORY_PER_ROOM", int, 20, "finished games a room's page lists (its newest)"),
+    "replay_cache": ("RAJAS_REPLAY_CACHE", int, 8, "replayed games kept in memory for the viewer (least recent go)"),
+    "replay_steps": ("RAJAS_REPLAY_STEPS", int, 50, "steps one GET /api/games/ID/steps returns at most"),
 }
 
 

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from rajas.engine import Decision, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
+from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.engine.sheet import BUILTIN_SHEETS, Sheet
 from rajas.engine.undo import TurnHistory, record, take_back
@@ -68,6 +68,28 @@ def log_sheet(spec: Any) -> Sheet:
     if isinstance(spec, dict):
         return parse_sheet(spec)
     raise SheetError("sheet: neither a built-in sheet's name nor a sheet file")
+
+
+class LogStepper:
+    """Steps through a log's entries from the game's start: the one place that reads an entry, used by `verify`
+    and by the replay viewer (server/replay.py) alike, so both read every kind of entry the same way. `step`
+    raises RulesError for an entry the rules do not allow."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.history: TurnHistory | None = None  # what the player to move may take back (server/undo.py)
+
+    def step(self, entry: Any) -> list[dict[str, Any]]:
+        """Applies one entry ([seat, decision, by, rolls]) and returns its events; `state` is then the game after it."""
+        seat, wire, by, _rolls = entry
+        if wire == UNDO:  # the seat took back its last decision of the turn: replayed, nothing rolled
+            self.state, self.history, events = take_back(self.history, self.state, seat)
+            return events
+        decision = Decision.from_wire(wire)
+        before = self.state
+        self.state, events = apply(before, decision, player=seat)
+        self.history = record(self.history, before, decision, self.state, by == "player")
+        return events
 
 
 def contribution_problem(log: dict[str, Any], seed: str) -> str | None:
@@ -140,16 +162,11 @@ def _replay(
         problems.append(f"start player {log['start_player']} was not drawn from the seed ({state.start_player})")
     if _rolls(events) != _plain(log.get("start_rolls")):
         problems.append("the first roll does not follow from the seed")
-    history: TurnHistory | None = None  # what the player to move may take back (server/undo.py)
+    stepper = LogStepper(state)
     for i, (seat, wire, by, rolls) in enumerate(log["decisions"]):
         try:
-            if wire == UNDO:  # the seat took back its last decision of the turn: replayed, nothing rolled
-                state, history, events = take_back(history, state, seat)
-            else:
-                decision = Decision.from_wire(wire)
-                before = state
-                state, events = apply(state, decision, player=seat)
-                history = record(history, before, decision, state, by == "player")
+            events = stepper.step((seat, wire, by, rolls))
+            state = stepper.state
         except RulesError as e:
             problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e.message}")
             break

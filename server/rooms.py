@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rajas.protocol import ProtocolError, unpack
@@ -63,6 +64,7 @@ class Rooms:
         self.rooms: dict[str, LocalRoom] = {}
         self.hooks = Hooks()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.on_finished: Callable[[Room], None] | None = None  # a game ended in a commit of this node (history)
 
     def _spawn(self, coro: Any) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.create_task(coro)
@@ -160,7 +162,8 @@ class Rooms:
                     raise refused
             if done and isinstance(outcome, Change):
                 self.hooks.committed(lr, new)
-                self._log_milestones(code, outcome.events)
+                if self._log_milestones(code, outcome.events) and self.on_finished is not None:
+                    self.on_finished(new)
                 return outcome.reply
         raise ProtocolError("internal", "the room is too busy, try again")
 
@@ -225,7 +228,9 @@ class Rooms:
             lr.mine = None
         return True
 
-    def _log_milestones(self, code: str, events: list[Event]) -> None:
+    def _log_milestones(self, code: str, events: list[Event]) -> bool:
+        """Logs the events worth a line; True when the game ended."""
+        over = False
         for e in events:
             kind = e.get("type")
             if kind not in MILESTONES:
@@ -236,8 +241,10 @@ class Rooms:
                     self.metrics.contributions.inc(c["by"])
             elif kind == "game_over":
                 log.info("game over", extra={"event": "game_over", "room": code})
+                over = True
             elif kind in ("bot_took_over", "clock_expired"):
                 log.info(kind.replace("_", " "), extra={"event": kind, "room": code, "player": e["player"]})
+        return over
 
     # ---- fan-out -----------------------------------------------------------------------------------------
 

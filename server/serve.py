@@ -11,6 +11,7 @@ from rajas.protocol import MAX_FRAME
 
 from . import logs, transport
 from .app import create_app
+from .archive import HistorySettings
 from .config import node_name
 from .connection import Limits
 from .memory_store import MemoryStore
@@ -66,7 +67,15 @@ def serve(args: argparse.Namespace, limits: Limits) -> None:
     logs.setup(args.log_level, args.log_format, node, args.log_rate)
     raise_fd_limit()
     store = make_store(args.redis, args.room_ttl, node, args.heartbeat, args.node_ttl)
-    app = create_app(store, limits, node=node, tick=min(0.5, args.stall / 2), stall=args.stall)
+    history = HistorySettings.from_days(
+        args.history_days,
+        max_games=args.history_max_games,
+        per_room=args.history_per_room,
+        replay_cache=args.replay_cache,
+        replay_steps=args.replay_steps,
+    )
+    tick = min(0.5, args.stall / 2)
+    app = create_app(store, limits, node=node, history_settings=history, tick=tick, stall=args.stall)
     # A cyclic-GC pass looks at every tracked object (each a cache miss in a heap of thousands of sockets),
     # a pause for everyone in every room. Almost all our garbage is acyclic and freed by reference counting,
     # and the hot path keeps no new container objects alive, so passes are made rare; /metrics shows them.
