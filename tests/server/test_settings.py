@@ -13,6 +13,7 @@ from .conftest import Clients, Running, seated_room
 
 NEW: dict[str, Any] = {
     "seats": 3, "sheet": "moon", "spectators": False, "turn_clock": 120, "grace": 30, "bot": "random", "public": True,
+    "takeover": True,
 }
 
 
