@@ -25,7 +25,7 @@ from .frozen import EMPTY, FrozenDict
 from .local_room import LocalRoom
 from .metrics import Metrics
 from .room import Event, Room
-from .seat_moves import SEAT_ENDS, seat_end_notice
+from .seat_moves import SEAT_ENDS, metric_label, seat_end_notice
 from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
@@ -229,6 +229,9 @@ class Rooms:
     def _log_milestones(self, code: str, events: list[Event]) -> None:
         for e in events:
             kind = e.get("type")
+            seat_change = metric_label(e)  # (away, back, moved, left, taken over, the bot: server/seat_moves.py)
+            if seat_change is not None:
+                self.metrics.seat_changes.inc(seat_change)
             if kind not in MILESTONES:
                 continue
             if kind == "game_starting":

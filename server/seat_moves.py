@@ -22,6 +22,8 @@ from .frozen import FrozenDict
 from .room import PLAYING, Event, Room
 
 SEAT_ENDS = ("seat_moved", "seat_taken_over")  # events after which some connections no longer hold their seat
+# the events of these changes, and the label each gets in the metric rajas_seat_changes_total
+SEAT_EVENTS = frozenset(("away", "back", "left_game", "seat_moved", "seat_taken_over", "bot_took_over"))
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ def apply_seat(r: Room, cmd: SeatCommand) -> Moved:
         at = r.seat_index(cmd.seat_id)
         if at is None or r.status != PLAYING or not is_away(r.seats[at]) or r.seats[at]["bot_at"] != cmd.bot_at:
             return NOTHING  # the owner came back (or the host gave the seat to the bot) meanwhile
-        return Moved(bot_takes(r, at))
+        return Moved(bot_takes(r, at, "grace"))
     if isinstance(cmd, Back):
         at = r.seat_index(cmd.seat_id)
         if at is None or not needs_back(r.seats[at]):
@@ -157,9 +159,9 @@ def mark_away(r: Room, cmd: MarkAway) -> Moved:
     return Moved([{"type": "away", "player": at, "id": cmd.seat_id, "bot_at": cmd.bot_at}], {"bot_at": cmd.bot_at})
 
 
-def bot_takes(r: Room, at: int) -> list[Event]:
+def bot_takes(r: Room, at: int, by: str) -> list[Event]:
     r.replace_seat(at, bot=True, bot_at=None)
-    return [{"type": "bot_took_over", "player": at, "id": r.seats[at]["id"]}]
+    return [{"type": "bot_took_over", "player": at, "id": r.seats[at]["id"], "by": by}]  # by: grace | host
 
 
 def bot_now(r: Room, cmd: BotNow) -> Moved:
@@ -172,7 +174,7 @@ def bot_now(r: Room, cmd: BotNow) -> Moved:
     seat = r.seats[cmd.seat]
     if seat["bot"] or cmd.connected:
         raise ProtocolError("not_away", "this seat is not away: its player is connected, or the bot plays it")
-    return Moved(bot_takes(r, cmd.seat))
+    return Moved(bot_takes(r, cmd.seat, "host"))
 
 
 def take_over(r: Room, cmd: TakeOver) -> Moved:
@@ -214,3 +216,11 @@ def seat_end_notice(e: Mapping[str, Any], seat_id: str | None, token: str | None
     if e["type"] == "seat_taken_over" and e["was"] == seat_id:
         return {"type": "notice", "code": "seat_taken_over", "message": "someone else took over the seat you left"}
     return None
+
+
+def metric_label(e: Mapping[str, Any]) -> str | None:
+    """The label of event `e` in rajas_seat_changes_total (None: not such an event)."""
+    kind = e.get("type")
+    if kind not in SEAT_EVENTS:
+        return None
+    return "bot_now" if kind == "bot_took_over" and e.get("by") == "host" else str(kind)

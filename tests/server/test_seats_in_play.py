@@ -62,8 +62,13 @@ async def test_the_host_hands_an_away_seat_to_the_bot_and_its_owner_takes_it_bac
     await watcher.join(created["watch"], role="spectator")
     await refused("not_host", watcher.bot_now(1))  # nor a spectator
     assert a.v == v and not a.room["seats"][1]["bot"]  # type: ignore[index]  # nothing changed
+    await refused("not_away", a.bot_now(4))  # no such seat
+    await refused("malformed_frame", a.request("bot_now", seat=9))
+    assert a.v == v
     await a.bot_now(1)  # long before the grace period is over
     await a.wait_for(lambda x: x.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
+    assert next(e for e in a.events if e["type"] == "bot_took_over")["by"] == "host"
+    assert 'rajas_seat_changes_total{kind="bot_now"} 1' in server.hub.metrics.render()
     await refused("not_away", a.bot_now(1))  # the bot plays it already
     # the owner comes back with the seat's token: the bot lets go and the seat is theirs to play
     back = await clients.open(server.url)
