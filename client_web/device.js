@@ -69,9 +69,28 @@ export function deviceDialog(lang, link) {
   return dialog;
 }
 
+// A phone outline (the button's mark; on a narrow screen the mark alone, its name in aria-label).
+function phoneMark() {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 16 24");
+  svg.setAttribute("width", "12");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "device-mark");
+  const body = document.createElementNS(NS, "rect");
+  for (const [k, v] of Object.entries({ x: 1.5, y: 1.5, width: 13, height: 21, rx: 2.5, fill: "none", stroke: "currentColor", "stroke-width": 2 })) body.setAttribute(k, String(v));
+  const dot = document.createElementNS(NS, "circle");
+  for (const [k, v] of Object.entries({ cx: 8, cy: 18.5, r: 1.4, fill: "currentColor" })) dot.setAttribute(k, String(v));
+  svg.append(body, dot);
+  return svg;
+}
+
 export function deviceButton(lang, getLink) {
   return html("button", { type: "button", class: "btn small device-btn", "data-action": "another-device", "aria-haspopup": "dialog",
-    onclick: () => { const link = getLink(); if (link) deviceDialog(lang, link); } }, t("device_open", lang));
+    "aria-label": t("device_open", lang), title: t("device_open", lang),
+    onclick: () => { const link = getLink(); if (link) deviceDialog(lang, link); } },
+  phoneMark(), html("span", { class: "device-label" }, t("device_open", lang)));
 }
 
 // What the first device shows once its seat moved: not an error, and the way on from here.
