@@ -163,3 +163,21 @@ async def test_the_leaver_comes_back_with_their_token_while_nobody_took_the_seat
     back = await clients.open(server.url)
     await back.join(created["code"], token=token)
     await a.wait_for(lambda x: not x.room["seats"][1]["left"] and not x.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
+
+
+async def test_bad_seat_and_move_fields_are_refused_and_change_nothing(server: Running, clients: Clients) -> None:
+    created, (a, b) = await seated_room(clients, server.url, players=2, takeover=True)
+    await b.leave()
+    await a.wait_for(lambda x: x.room["seats"][1]["left"], timeout=5)  # type: ignore[index]
+    c = await clients.open(server.url)
+    for seat in ("1", -1, 5, True, 1.0, [1]):
+        await refused("malformed_frame", c.request("join", room=created["code"], name="x", seat=seat))
+    for move in ("yes", 1, {}):
+        await refused("malformed_frame", c.request("join", room=created["code"], token=a.token, move=move))
+    # a move without a token, and a spectator asking for a seat, take nothing
+    await refused("wrong_phase", c.join(created["code"], name="x", move=True))
+    await refused("bad_token", c.join(created["code"], token="not-a-token", move=True))
+    assert (await c.request("ping"))["time"] > 0  # the node answers as before
+    # (the bot may play the left seat meanwhile: the seats are what must not change)
+    assert [s["name"] for s in a.room["seats"]] == ["p0", "p1"]  # type: ignore[index]
+    assert a.room["seats"][1]["left"] and not any(e["type"] == "seat_taken_over" for e in a.events)  # type: ignore[index]
