@@ -234,9 +234,11 @@ class Session:
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()
         seat_id = self.conn.seat_id if self.conn.role == "player" else None
-        await self.hub.detach(self.conn)
-        if seat_id is not None:
-            await self.hub.change(code, changes.LeaveSeat(seat_id))
+        try:
+            if seat_id is not None:  # (first: mid-game the seat is left before it could be marked away)
+                await self.hub.change(code, changes.LeaveSeat(seat_id))
+        finally:
+            await self.hub.detach(self.conn)
         return None
 
     async def host_action(self, msg: Kick | Start | HandOver | ChangeSettings) -> dict[str, Any] | None:
