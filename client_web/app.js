@@ -152,6 +152,7 @@ const net = new Net({
     } else if (msg.code === "seat_moved") { // the seat was opened on another device (device.js): not an error
       if (S.code) forgetSeat(S.code);
       S.joined = false;
+      S.intent = null;
       S.screen = "moved";
       render(null);
     } else if (msg.code === "seat_taken_over") {
@@ -161,7 +162,7 @@ const net = new Net({
       goHome();
     } else if (msg.message) toast(msg.message, "info");
   },
-  onReconnect: () => joinRoom(),
+  onReconnect: () => (S.screen === "moved" ? null : joinRoom()), // (a seat that moved away is not taken back by a reconnect)
   onFatal: (e) => toast(errorText(e)),
 });
 

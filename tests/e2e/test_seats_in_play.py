@@ -84,6 +84,8 @@ def test_a_seat_moves_to_another_device_by_its_link_and_plays_there(server: str,
         assert guest.evaluate(f"JSON.parse(localStorage.getItem('rajas.room.{code}')).token") is None
         assert not guest.locator(".toast-error").count()
         assert_accessible(guest, "the seat-moved screen")
+        guest.click("[data-action=moved-watch]")  # and it can go on watching the game
+        wait_app(guest, "a.role === 'spectator' && a.screen === 'game'")
         # the phone plays a decision of that seat
         pages = {0: host, 1: phone}
         play_until_turn_of(pages, 1, random.Random(5))
