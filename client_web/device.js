@@ -90,7 +90,7 @@ export function deviceButton(lang, getLink) {
   return html("button", { type: "button", class: "btn small device-btn", "data-action": "another-device", "aria-haspopup": "dialog",
     "aria-label": t("device_open", lang), title: t("device_open", lang),
     onclick: () => { const link = getLink(); if (link) deviceDialog(lang, link); } },
-  phoneMark(), html("span", { class: "device-label" }, t("device_open", lang)));
+  phoneMark(), html("span", { class: "device-label" }, t("device_short", lang))); // (the name says it whole and contains it)
 }
 
 // What the first device shows once its seat moved: not an error, and the way on from here.

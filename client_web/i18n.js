@@ -536,7 +536,7 @@ for (const lang of Object.keys(TABLE17)) Object.assign(STRINGS[lang], TABLE17[la
 const DEVICE17 = {
   en: {
     away_bot_in: "{p} is away: the bot plays in", seconds_short: "{n} s", bot_now: "Bot now", bot_now_label: "Let the bot play {p}'s seat now",
-    device_open: "Continue on another device", device_title: "Continue on another device",
+    device_open: "Continue on another device", device_short: "Another device", device_title: "Continue on another device",
     device_text: "Scan this code with your phone, or open the link there. Your seat moves to that device; this browser then stops playing it.",
     device_link: "Link to your seat", device_qr: "QR code of the link to your seat",
     device_secret: "The link carries your seat: show it to nobody else. It works once.",
@@ -551,7 +551,7 @@ const DEVICE17 = {
   },
   nl: {
     away_bot_in: "{p} is weg: de bot speelt over", seconds_short: "{n} s", bot_now: "Bot nu", bot_now_label: "Laat de bot nu de plaats van {p} spelen",
-    device_open: "Verder op een ander apparaat", device_title: "Verder op een ander apparaat",
+    device_open: "Verder op een ander apparaat", device_short: "Ander apparaat", device_title: "Verder op een ander apparaat",
     device_text: "Scan deze code met je telefoon, of open daar de link. Je plaats gaat naar dat apparaat; deze browser speelt hem dan niet meer.",
     device_link: "Link naar jouw plaats", device_qr: "QR-code van de link naar jouw plaats",
     device_secret: "De link geeft toegang tot jouw plaats: laat hem aan niemand anders zien. Hij werkt één keer.",
@@ -566,7 +566,7 @@ const DEVICE17 = {
   },
   de: {
     away_bot_in: "{p} ist weg: der Bot spielt in", seconds_short: "{n} s", bot_now: "Bot jetzt", bot_now_label: "Den Bot jetzt den Platz von {p} spielen lassen",
-    device_open: "Auf einem anderen Gerät weiterspielen", device_title: "Auf einem anderen Gerät weiterspielen",
+    device_open: "Auf ein anderes Gerät wechseln", device_short: "Anderes Gerät", device_title: "Auf einem anderen Gerät weiterspielen",
     device_text: "Scanne diesen Code mit deinem Handy oder öffne dort den Link. Dein Platz wechselt auf dieses Gerät; dieser Browser spielt ihn dann nicht mehr.",
     device_link: "Link zu deinem Platz", device_qr: "QR-Code des Links zu deinem Platz",
     device_secret: "Der Link öffnet deinen Platz: zeige ihn niemand anderem. Er funktioniert einmal.",
