@@ -91,7 +91,13 @@ class RoomTasks(Hooks):
             # The room records when the bot takes the seat, so every client can show the countdown (shielded:
             # the owner coming back cancels this timer, never a commit half made).
             now = time.time()
-            got = await asyncio.shield(self.rooms.change(lr.code, MarkAway(seat_id, now + grace, now)))
+            marking = asyncio.shield(self.rooms.change(lr.code, MarkAway(seat_id, now + grace, now)))
+            try:
+                got = await marking
+            except asyncio.CancelledError:
+                if lr.counts.get(seat_id, 0) > 0:  # back while the mark was being made: it comes off after it
+                    self.rooms._spawn(self.rooms.change(lr.code, Back(seat_id)))
+                raise
             bot_at = got.get("bot_at") if got else None
             if bot_at is None:
                 return
