@@ -16,6 +16,9 @@ import { turnAlert, keepAlertTitle, alertSettings } from "./alerts.js";
 import { resumeCard, publicRoomsCard } from "./home_lists.js";
 import { confirmDialog } from "./confirm.js";
 import { ChatPanel } from "./chat.js";
+import { noteServerTime } from "./away.js";
+import { takeSeatFromLink, moveFlag, moveDone, deviceButton, seatLink, movedScreen } from "./device.js";
+import { takeoverOffer } from "./takeover.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -146,12 +149,24 @@ const net = new Net({
   onNotice: (msg) => {
     if (msg.code === "kicked") {
       toast(t("kicked", S.lang));
+      S.joined = false; // (the server took this connection out of the room already)
+      if (S.code) forgetSeat(S.code);
+      goHome();
+    } else if (msg.code === "seat_moved") { // the seat was opened on another device (device.js): not an error
+      if (S.code) forgetSeat(S.code);
+      S.joined = false;
+      S.intent = null;
+      S.screen = "moved";
+      render(null);
+    } else if (msg.code === "seat_taken_over") {
+      toast(t("seat_taken_over", S.lang));
+      S.joined = false;
       if (S.code) forgetSeat(S.code);
       goHome();
     } else if (msg.message) toast(msg.message, "info");
   },
   onChat: (msg) => { chat?.onMessage(msg); expose(); },
-  onReconnect: () => joinRoom(),
+  onReconnect: () => (S.screen === "moved" ? null : joinRoom()), // (a seat that moved away is not taken back by a reconnect)
   onFatal: (e) => toast(errorText(e)),
 });
 
@@ -183,9 +198,10 @@ async function joinRoom() {
     if (S.watchMode) {
       reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.SPECTATOR, ...seen });
     } else if (stored.token) {
-      reply = await net.request(MSG.JOIN, { room: S.code, token: stored.token, ...host });
+      reply = await net.request(MSG.JOIN, { room: S.code, token: stored.token, ...host, ...moveFlag(S.code) });
     } else if (S.intent?.role === ROLES.PLAYER) {
-      reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.PLAYER, name: S.intent.name, ...host });
+      const seat = Number.isInteger(S.intent.seat) ? { seat: S.intent.seat } : {}; // a left seat taken over (takeover.js)
+      reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.PLAYER, name: S.intent.name, ...host, ...seat });
     } else if (S.intent?.role === ROLES.SPECTATOR) {
       reply = await net.request(MSG.JOIN, { room: S.code, role: ROLES.SPECTATOR, ...seen, ...host });
     } else {
@@ -194,7 +210,7 @@ async function joinRoom() {
     }
   } catch (e) {
     if (e.code === "disconnected" || e.code === "timeout") return; // the reconnect joins again
-    if (e.code === "bad_token") { forgetSeat(S.code); S.intent = null; return joinRoom(); }
+    if (e.code === "bad_token") { forgetSeat(S.code); moveDone(); S.intent = null; return joinRoom(); }
     if (e.code === "wrong_phase" && S.intent?.role === ROLES.PLAYER) {
       toast(t("game_running", S.lang), "info");
       S.intent = { role: ROLES.SPECTATOR };
@@ -213,6 +229,8 @@ async function joinRoom() {
     return;
   }
   S.joined = true;
+  moveDone();
+  noteServerTime(reply.time);
   S.role = reply.role;
   S.seatId = reply.seat_id;
   if (reply.role === ROLES.PLAYER && reply.token) {
@@ -243,6 +261,9 @@ function go(url) {
 }
 
 function goHome() {
+  // leaving a room this page is in says so (mid-game the seat is then left: the bot plays it at once)
+  if (S.code && S.joined) net.request(MSG.LEAVE).catch(() => {});
+  S.joined = false;
   S.code = null;
   go("/");
 }
@@ -280,6 +301,13 @@ const actions = {
     S.intent = { role: ROLES.SPECTATOR };
     joinRoom();
   },
+  takeOver(name, seat) {
+    localStorage.setItem("rajas.name", name);
+    S.intent = { role: ROLES.PLAYER, name, seat };
+    joinRoom();
+  },
+  // "Continue on another device" (device.js): for a seated player only, with this browser's seat token
+  deviceButton: () => (S.role === ROLES.PLAYER && S.code && loadRoom(S.code).token ? deviceButton(S.lang, () => seatLink(S.code, loadRoom(S.code).token)) : null),
   async send(type, fields) {
     try {
       return await net.request(type, fields);
@@ -291,6 +319,7 @@ const actions = {
   async leave() {
     if (!(await leaveAllowed())) return;
     try { await net.request(MSG.LEAVE); } catch { /* leaving anyway */ }
+    S.joined = false;
     if (S.code && S.room?.status === STATUS.LOBBY) forgetSeat(S.code);
     goHome();
   },
@@ -384,7 +413,7 @@ export function langSelect() {
 }
 
 function render(events) {
-  if (S.screen !== "home" && S.screen !== "error" && S.joined && S.room) {
+  if (S.screen !== "home" && S.screen !== "error" && S.screen !== "moved" && S.joined && S.room) {
     S.screen = S.room.status === STATUS.LOBBY ? "lobby" : "game";
   }
   if (S.screen !== "game" && game) { game.destroy(); game = null; }
@@ -397,6 +426,8 @@ function render(events) {
     root.replaceChildren(renderJoin());
   } else if (S.screen === "error") {
     root.replaceChildren(renderError());
+  } else if (S.screen === "moved") {
+    root.replaceChildren(movedScreen(S.lang, { topBar: topBar(), spectators: !!S.room?.settings?.spectators, home: goHome, watch: () => { S.screen = "lobby"; actions.watch(); } }));
   } else {
     root.replaceChildren(renderHome());
   }
@@ -532,7 +563,7 @@ function renderJoin() {
   html("h2", null, `${L("room")} ${S.code}`),
   p ? html("p", { class: "muted" }, L("seats_of", { n: p.seats.length, m: p.settings.seats })) : null,
   seats,
-  lobby ? field(L("your_name"), name) : html("p", null, L("game_running")),
+  lobby ? field(L("your_name"), name) : takeoverOffer(S.lang, p, (n, seat) => actions.takeOver(n, seat)) || html("p", null, L("game_running")),
   html("div", { class: "actions" },
     lobby ? html("button", { type: "submit", class: "btn primary", "data-action": "take-seat", disabled: p.seats.length >= p.settings.seats }, L("take_seat")) : null,
     !p || p.settings.spectators ? html("button", { type: "button", class: "btn", "data-action": "watch", onclick: () => actions.watch() }, L("watch")) : null));
@@ -633,6 +664,7 @@ const q = new URLSearchParams(location.search);
 S.lang = setLang(q.get("lang") || localStorage.getItem("rajas.lang") || (navigator.language || "en").slice(0, 2));
 document.documentElement.lang = S.lang;
 window.__decideSent = 0;
+takeSeatFromLink(saveRoom); // a "continue on another device" link: its seat token kept, the address cleaned
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 route();

@@ -15,6 +15,7 @@ import { winnerText, showResult } from "./game_end.js";
 import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
 import { undoSlot, renderUndo } from "./undo.js";
+import { renderAway } from "./away.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -222,15 +223,18 @@ export class GameView {
       spectator ? html("span", { class: "badge watching", "data-badge": "spectator" }, glyph("eye", 15), ` ${this.L("watching")}`) : null,
       html("span", { class: "clock", "data-clock": "" }),
       spectator ? null : undoSlot(),
+      html("span", { class: "away-box", "data-away": "", hidden: true }),
       html("span", { class: "spacer" }),
       S.room.status === STATUS.OVER ? html("button", { type: "button", class: "btn small", "data-action": "show-result", onclick: () => this.showResult() }, this.L("final_scores")) : null,
       helpButton(this.lang, () => ({ sheet: this.S.sheet })),
       app.alertMenu ? app.alertMenu() : null,
+      S.room.status === STATUS.PLAYING && app.deviceButton ? app.deviceButton() : null,
       app.statusBadge ? app.statusBadge() : null,
       app.langSelect ? app.langSelect() : null);
   }
 
   renderClock() {
+    renderAway(this);
     const n = this.el.querySelector("[data-clock]");
     if (!n) return;
     const d = this.S.room?.deadline;
@@ -297,7 +301,7 @@ export class GameView {
   }
 
   // the side column and the end of the game (game_side.js, game_end.js); app.js redraws the players on presence
-  renderPlayers() { renderPlayers(this); }
+  renderPlayers() { renderPlayers(this); renderAway(this); }
   renderLog() { renderLog(this); }
   showResult() { showResult(this); }
 

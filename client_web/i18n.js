@@ -645,6 +645,57 @@ const REPLAY19 = {
 for (const lang of Object.keys(REPLAY19)) Object.assign(STRINGS[lang], REPLAY19[lang]);
 // ---- end of the issue 19 (archive) block -----------------------------------------------------------------
 
+// ---- issue 17 (helper `device`): away players, your seat on another device, taking over a left seat -------
+const DEVICE17 = {
+  en: {
+    away_bot_in: "{p} is away: the bot plays in", seconds_short: "{n} s", bot_now: "Bot now", bot_now_label: "Let the bot play {p}'s seat now",
+    device_open: "Continue on another device", device_short: "Another device", device_title: "Continue on another device",
+    device_text: "Scan this code with your phone, or open the link there. Your seat moves to that device; this browser then stops playing it.",
+    device_link: "Link to your seat", device_qr: "QR code of the link to your seat",
+    device_secret: "The link carries your seat: show it to nobody else. It works once.",
+    moved_title: "Your seat moved to another device", moved_text: "You opened this game on another device, which plays your seat now. Nothing is lost.",
+    moved_home: "Home", seat_taken_over: "Someone else took over the seat you left.",
+    takeover_setting: "Newcomers may take over seats whose players left", takeover_text: "The game has started. A player left it, and the host lets a newcomer take over their seat:",
+    takeover_seat: "Take over {p}'s seat",
+    err_not_away: "That player is not away (any more).", err_takeover_not_allowed: "The host does not let newcomers take over seats.",
+    err_seat_not_free: "That seat is not free (any more).",
+    l_away: "{p} is away", l_back: "{p} is back", l_left_game: "{p} left the game: the bot plays the seat",
+    l_seat_moved: "{p} continues on another device", l_seat_taken_over: "{p} takes over the seat {q} left",
+  },
+  nl: {
+    away_bot_in: "{p} is weg: de bot speelt over", seconds_short: "{n} s", bot_now: "Bot nu", bot_now_label: "Laat de bot nu de plaats van {p} spelen",
+    device_open: "Verder op een ander apparaat", device_short: "Ander apparaat", device_title: "Verder op een ander apparaat",
+    device_text: "Scan deze code met je telefoon, of open daar de link. Je plaats gaat naar dat apparaat; deze browser speelt hem dan niet meer.",
+    device_link: "Link naar jouw plaats", device_qr: "QR-code van de link naar jouw plaats",
+    device_secret: "De link geeft toegang tot jouw plaats: laat hem aan niemand anders zien. Hij werkt één keer.",
+    moved_title: "Je plaats is naar een ander apparaat gegaan", moved_text: "Je hebt dit spel op een ander apparaat geopend, dat nu jouw plaats speelt. Er is niets verloren.",
+    moved_home: "Startpagina", seat_taken_over: "Iemand anders heeft de plaats overgenomen die jij verliet.",
+    takeover_setting: "Nieuwkomers mogen plaatsen overnemen van spelers die weggingen", takeover_text: "Het spel is begonnen. Een speler is weggegaan en de gastheer laat een nieuwkomer diens plaats overnemen:",
+    takeover_seat: "Neem de plaats van {p} over",
+    err_not_away: "Die speler is niet (meer) weg.", err_takeover_not_allowed: "De gastheer laat nieuwkomers geen plaatsen overnemen.",
+    err_seat_not_free: "Die plaats is niet (meer) vrij.",
+    l_away: "{p} is weg", l_back: "{p} is terug", l_left_game: "{p} heeft het spel verlaten: de bot speelt de plaats",
+    l_seat_moved: "{p} speelt verder op een ander apparaat", l_seat_taken_over: "{p} neemt de plaats over die {q} verliet",
+  },
+  de: {
+    away_bot_in: "{p} ist weg: der Bot spielt in", seconds_short: "{n} s", bot_now: "Bot jetzt", bot_now_label: "Den Bot jetzt den Platz von {p} spielen lassen",
+    device_open: "Auf ein anderes Gerät wechseln", device_short: "Anderes Gerät", device_title: "Auf einem anderen Gerät weiterspielen",
+    device_text: "Scanne diesen Code mit deinem Handy oder öffne dort den Link. Dein Platz wechselt auf dieses Gerät; dieser Browser spielt ihn dann nicht mehr.",
+    device_link: "Link zu deinem Platz", device_qr: "QR-Code des Links zu deinem Platz",
+    device_secret: "Der Link öffnet deinen Platz: zeige ihn niemand anderem. Er funktioniert einmal.",
+    moved_title: "Dein Platz ist auf ein anderes Gerät gewechselt", moved_text: "Du hast dieses Spiel auf einem anderen Gerät geöffnet, das jetzt deinen Platz spielt. Nichts ist verloren.",
+    moved_home: "Startseite", seat_taken_over: "Jemand anderes hat den Platz übernommen, den du verlassen hast.",
+    takeover_setting: "Neue dürfen Plätze von Spielern übernehmen, die gegangen sind", takeover_text: "Das Spiel hat begonnen. Ein Spieler ist gegangen, und der Gastgeber lässt Neue seinen Platz übernehmen:",
+    takeover_seat: "Den Platz von {p} übernehmen",
+    err_not_away: "Dieser Spieler ist nicht (mehr) weg.", err_takeover_not_allowed: "Der Gastgeber lässt Neue keine Plätze übernehmen.",
+    err_seat_not_free: "Dieser Platz ist nicht (mehr) frei.",
+    l_away: "{p} ist weg", l_back: "{p} ist zurück", l_left_game: "{p} hat das Spiel verlassen: der Bot spielt den Platz",
+    l_seat_moved: "{p} spielt auf einem anderen Gerät weiter", l_seat_taken_over: "{p} übernimmt den Platz, den {q} verlassen hat",
+  },
+};
+for (const lang of Object.keys(DEVICE17)) Object.assign(STRINGS[lang], DEVICE17[lang]);
+// ---- end of the issue 17 (device) block -----------------------------------------------------------------
+
 let current = "en";
 
 export function setLang(lang) {

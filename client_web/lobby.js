@@ -115,10 +115,12 @@ function settingsForm(actions, room, L) {
   const spect = check("spectators", st.spectators);
   const pub = check("public", st.public);
   const undo = check("undo", st.undo !== false);
+  const takeover = check("takeover", !!st.takeover);
   function values() {
     return {
       seats: Number(seats.value), spectators: spect.checked, turn_clock: Number(clock.value) || null,
       grace: Number(grace.value), bot: bot.value, public: pub.checked, undo: undo.checked,
+      takeover: takeover.checked,
     };
   }
   // The sheet to send with the other settings: the chosen built-in one, or a custom sheet file.
@@ -143,7 +145,8 @@ function settingsForm(actions, room, L) {
     html("div", { class: "field-row" }, field(L("grace"), grace), field(L("bot_label"), bot)),
     html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
     html("label", { class: "check" }, pub, html("span", null, L("public_room"))),
-    html("label", { class: "check" }, undo, html("span", null, L("undo_setting"))));
+    html("label", { class: "check" }, undo, html("span", null, L("undo_setting"))),
+    html("label", { class: "check" }, takeover, html("span", null, L("takeover_setting"))));
 }
 
 export function renderLobby(actions, { statusBadge, langSelect }) {
@@ -192,7 +195,8 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
     html("dt", null, L("grace")), html("dd", { "data-setting": "grace" }, durationText(st.grace, L)),
     html("dt", null, L("bot_label")), html("dd", { "data-setting": "bot" }, L(`bot_${st.bot}`)),
     html("dt", null, L("public_room")), html("dd", { "data-setting": "public" }, st.public ? "✓" : "✗"),
-    html("dt", null, L("undo_setting")), html("dd", { "data-setting": "undo" }, st.undo !== false ? "✓" : "✗"));
+    html("dt", null, L("undo_setting")), html("dd", { "data-setting": "undo" }, st.undo !== false ? "✓" : "✗"),
+    html("dt", null, L("takeover_setting")), html("dd", { "data-setting": "takeover" }, st.takeover ? "✓" : "✗"));
 
   const canStart = room.seats.length >= 2;
   const start = isHost
@@ -217,7 +221,8 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
         html("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
         start,
         S.role === ROLES.PLAYER ? alertSettings(lang) : null,
-        html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave"))),
+        html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")),
+          actions.deviceButton ? actions.deviceButton() : null),
         roomGames(lang, room.code, { reuse: true })),
       html("section", { class: "card" },
         html("h2", null, L(invite ? "invite_friends" : "spectator_link")),

@@ -39,6 +39,12 @@ export function describe(e, ctx) {
     case "seat_taken": return { text: t("l_seat_taken", lang, { p: e.name }), seat: e.seat, kind: e.type };
     case "seat_left": return { text: t("l_seat_left", lang, { p: e.name }), seat: null, kind: e.type };
     case "kicked": return { text: t("l_kicked", lang, { p: e.name }), seat: null, kind: e.type };
+    // who holds a seat during play (away.js, device.js, takeover.js)
+    case "away": return line(L("l_away"), "minor");
+    case "back": return line(L("l_back"), "minor");
+    case "left_game": return line(L("l_left_game", { p: e.name }), "big");
+    case "seat_moved": return line(L("l_seat_moved"), "minor");
+    case "seat_taken_over": return line(L("l_seat_taken_over", { p: e.name, q: e.left_name }), "big");
     case "settings_changed": return { text: t("l_settings", lang), seat: null, kind: e.type };
     case "host_changed": return e.host ? { text: t("l_host", lang, { p: ctx.seatIds?.[e.host] ?? "?" }), seat: null, kind: e.type } : null;
     case "game_starting": return line(L("l_game_starting", { n: e.players }), "big");

@@ -220,10 +220,14 @@ class Client:
         role: str = "player",
         token: str | None = None,
         host_token: str | None = None,
+        move: bool = False,
+        seat: int | None = None,
     ) -> dict[str, Any]:
+        """`move`: with `token`, the seat moves to this client; `seat`: mid-game, take over this left seat."""
         fields: dict[str, Any] = {"room": room, "role": role}
         held = self.sheet_digest
-        for key, value in (("name", name), ("token", token), ("host_token", host_token), ("sheet_digest", held)):
+        for key, value in (("name", name), ("token", token), ("host_token", host_token), ("sheet_digest", held),
+                           ("seat", seat), ("move", move or None)):
             if value is not None:
                 fields[key] = value
         data: dict[str, Any] = await self.request("join", **fields)
@@ -243,6 +247,10 @@ class Client:
 
     async def hand_over(self, seat: int) -> Any:
         return await self.request("hand_over", seat=seat)
+
+    async def bot_now(self, seat: int) -> Any:
+        """(The host) hands the away seat `seat` to the bot at once."""
+        return await self.request("bot_now", seat=seat)
 
     async def change_settings(self, **settings: Any) -> Any:
         return await self.request("settings", settings=settings)

@@ -40,6 +40,7 @@ class RoomSettings(_In):
     public: bool = False  # listed in GET /api/rooms
     bot: Literal["greedy", "random"] = "greedy"  # who plays absent or timed-out seats
     undo: bool = True  # a player may take back decisions of their own turn (docs/rules-decisions.md, "Undo")
+    takeover: bool = False  # mid-game, the invite link offers a seat whose owner left the game (issue 17)
 
 
 # ---- client -> server -------------------------------------------------------------------------------
@@ -69,6 +70,8 @@ class Join(_In):
     token: Token | None = None  # seat token: reconnect to that seat
     host_token: Token | None = None
     sheet_digest: Digest | None = None  # the sheet the client holds: the snapshot leaves it out if it is the room's
+    move: bool = False  # with `token`: the seat moves to this device (a new token; its other connections leave)
+    seat: int | None = Field(default=None, ge=0, lt=5)  # mid-game, with `name`: take over this left seat
 
 
 class Leave(_In):
@@ -89,6 +92,14 @@ class Start(_In):
 
 class HandOver(_In):
     type: Literal["hand_over"]
+    id: MessageId
+    seat: int = Field(ge=0, lt=5)
+
+
+class BotNow(_In):
+    """The host hands an away seat (its owner's connection dropped) to the bot at once, during play."""
+
+    type: Literal["bot_now"]
     id: MessageId
     seat: int = Field(ge=0, lt=5)
 
@@ -169,11 +180,11 @@ class ChatRules(_In):
 
 ClientMessage = Annotated[
     Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping
-    | Contribute | Undo | Chat | ChatRules,
+    | Contribute | Undo | Chat | ChatRules | BotNow,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-    "contribute", "undo", "chat", "chat_rules",
+    "contribute", "undo", "chat", "chat_rules", "bot_now",
 )

@@ -53,6 +53,8 @@ class SeatView(_Msg):
     connected: bool
     bot: bool  # the bot plays this seat now (owner away past the grace period)
     contributed: bool  # the seat's player sent its dice contribution (lobby; docs/fairness.md)
+    bot_at: float | None = None  # away: unix time (server clock) the bot takes the seat unless its player is back
+    left: bool = False  # its player left the game (the bot plays it; see the room setting `takeover`)
 
 
 class RoomView(_Msg):
@@ -150,7 +152,9 @@ class Notice(_Msg):
     """Something the server tells one connection outside any reply."""
 
     type: Literal["notice"] = "notice"
-    code: Literal["kicked"]  # the host removed this connection's seat
+    # kicked: the host removed this connection's seat; seat_moved: the seat was opened on another device with
+    # its token; seat_taken_over: someone took over the seat its player left. The connection is out of the room.
+    code: Literal["kicked", "seat_moved", "seat_taken_over"]
     message: str
 
 

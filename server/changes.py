@@ -20,6 +20,7 @@ from . import codes
 from .errors import from_rules
 from .frozen import FrozenDict, freeze
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
+from .seat_moves import LeaveGame, SeatCommand, apply_seat
 from .sheet_cache import sheet_for
 from .undo import TakeBack, take_back, track
 
@@ -118,7 +119,9 @@ class HostAction:
     now: float
 
 
-Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | TakeBack
+Command = (
+    Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | TakeBack | SeatCommand
+)
 
 
 def apply(r: Room, cmd: Command) -> Outcome:
@@ -145,15 +148,22 @@ def apply(r: Room, cmd: Command) -> Outcome:
         return Change(events, None, {"id": taken["id"], "token": taken["token"]})
     if isinstance(cmd, LeaveSeat):
         at = r.seat_index(cmd.seat_id)
-        if at is None or r.status != LOBBY:
-            return UNCHANGED  # during play the seat stays; the bot takes it after the grace period
+        if at is None or r.status != LOBBY:  # during play the seat stays, left: the bot plays it (seat_moves.py)
+            return seat_outcome(r, LeaveGame(cmd.seat_id))
         return Change(leave(r, at))
     if isinstance(cmd, Contribute):
         events = contribute(r, r.seat_for(cmd.token), cmd.commitment, cmd.value)
         return Change(events) if events else UNCHANGED  # (the same value again: a page reloaded)
     if isinstance(cmd, TakeBack):
         return play(r, cmd)
+    if not isinstance(cmd, HostAction):  # who holds a seat during play (server/seat_moves.py)
+        return seat_outcome(r, cmd)
     return host_action(r, cmd)
+
+
+def seat_outcome(r: Room, cmd: SeatCommand) -> Outcome:
+    moved = apply_seat(r, cmd)
+    return Change(moved.events, None, moved.reply) if moved.events else Unchanged(moved.reply)
 
 
 def play(r: Room, cmd: Play | TakeBack) -> Outcome:
@@ -319,7 +329,7 @@ def decide(r: Room, seat: int, wire: Any, by: str, now: float) -> tuple[list[Eve
 
 
 def set_bot(r: Room, seat: int, on: bool) -> list[Event]:
-    r.replace_seat(seat, bot=on)
+    r.replace_seat(seat, bot=on, bot_at=None, left=False)  # (no longer away, nor left: server/seat_moves.py)
     kind = "bot_took_over" if on else "bot_released"
     return [{"type": kind, "player": seat, "id": r.seats[seat]["id"]}]
 

@@ -112,6 +112,11 @@ class Metrics:
             "seats' dice contributions fixed when games started: by a player's page, or by the bot (none was sent)",
             "by",
         )
+        self.seat_changes = Counter(
+            "rajas_seat_changes_total",
+            "seats during play: away, back, bot_took_over, bot_now (the host), left_game, seat_moved, seat_taken_over",
+            "kind",
+        )
         self.store_errors = Counter("rajas_store_errors_total", "store calls that failed (e.g. Redis down)")
         self.store_reconnects = Counter(
             "rajas_store_reconnects_total", "times this node's room feed lost Redis and reconnected (a Redis restart)"
@@ -176,6 +181,7 @@ class Metrics:
             self.dropped,
             self.takeovers,
             self.contributions,
+            self.seat_changes,
             self.store_errors,
             self.store_reconnects,
             self.snapshots_shared,

@@ -202,6 +202,8 @@ class Room:
                     "connected": s["id"] in (connected or ()),
                     "bot": s["bot"],
                     "contributed": "entropy" in s,
+                    "bot_at": s.get("bot_at"),  # away: when the bot takes the seat (server time)
+                    "left": bool(s.get("left")),  # the owner left the game (server/seat_moves.py)
                 }
                 for s in self.seats
             ],

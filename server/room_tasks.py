@@ -12,10 +12,11 @@ import time
 from rajas.engine.bots import BOTS
 from rajas.protocol import ProtocolError
 
-from .changes import BotPlay, ExpireClock, SetBot
+from .changes import BotPlay, ExpireClock
 from .local_room import LocalRoom
 from .room import PLAYING, Room, Turn
 from .rooms import Hooks, Rooms
+from .seat_moves import Back, GraceOver, MarkAway
 
 log = logging.getLogger("rajas.server")
 
@@ -87,12 +88,28 @@ class RoomTasks(Hooks):
 
     async def _grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
         try:
-            await asyncio.sleep(grace)
+            # The room records when the bot takes the seat, so every client can show the countdown (shielded:
+            # the owner coming back cancels this timer, never a commit half made).
+            now = time.time()
+            marking = asyncio.shield(self.rooms.change(lr.code, MarkAway(seat_id, now + grace, now)))
+            try:
+                got = await marking
+            except asyncio.CancelledError:
+                if lr.counts.get(seat_id, 0) > 0:  # back while the mark was being made: it comes off after it
+                    self.rooms._spawn(self.rooms.change(lr.code, Back(seat_id)))
+                raise
+            bot_at = got.get("bot_at") if got else None
+            if bot_at is None:
+                return
+            if lr.counts.get(seat_id, 0) > 0:  # back while the mark was being made
+                await self.rooms.change(lr.code, Back(seat_id))
+                return
+            await asyncio.sleep(max(0.0, bot_at - time.time()))
         finally:
             lr.timers.pop(f"grace:{seat_id}", None)
         if lr.counts.get(seat_id, 0) > 0:
             return
-        await self.rooms.change(lr.code, SetBot(seat_id, True, only_playing=True))
+        await self.rooms.change(lr.code, GraceOver(seat_id, bot_at))
         await self.rooms.release(lr)
 
     async def _clock(self, lr: LocalRoom, key: Turn | None, deadline: float) -> None:

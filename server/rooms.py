@@ -26,6 +26,7 @@ from .frozen import EMPTY, FrozenDict
 from .local_room import LocalRoom
 from .metrics import Metrics
 from .room import Event, Room
+from .seat_moves import SEAT_ENDS, metric_label, seat_end_notice
 from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
@@ -233,6 +234,9 @@ class Rooms:
         over = False
         for e in events:
             kind = e.get("type")
+            seat_change = metric_label(e)  # (away, back, moved, left, taken over, the bot: server/seat_moves.py)
+            if seat_change is not None:
+                self.metrics.seat_changes.inc(seat_change)
             if kind not in MILESTONES:
                 continue
             if kind == "game_starting":
@@ -284,6 +288,12 @@ class Rooms:
                 for conn in list(lr.conns):
                     if conn.seat_id == e["id"]:
                         conn.send({"type": "notice", "code": "kicked", "message": "the host removed you from the room"})
+                        self._spawn(self.detach(conn))
+            elif e["type"] in SEAT_ENDS:  # the seat moved to another device, or someone took over a left seat
+                for conn in list(lr.conns):
+                    notice = seat_end_notice(e, conn.seat_id, conn.token)
+                    if notice is not None:
+                        conn.send(notice)
                         self._spawn(self.detach(conn))
 
     @staticmethod

@@ -14,6 +14,7 @@ from typing import Any
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
 from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
+    BotNow,
     ChangeSettings,
     Chat,
     ChatRules,
@@ -31,7 +32,7 @@ from rajas.protocol.messages import (
     Undo,
 )
 
-from . import changes, chat
+from . import changes, chat, seat_moves
 from .connection import Conn, Frame
 from .hub import Hub
 from .logs import Gate
@@ -173,6 +174,8 @@ class Session:
             return None
         if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
             return await self.host_action(msg)
+        if isinstance(msg, BotNow):
+            return await self.bot_now(msg)
         raise ProtocolError("malformed_frame", "unknown message")
 
     def created(self, room: Room) -> dict[str, Any]:
@@ -203,12 +206,16 @@ class Session:
             seat_id = room.seats[seat]["id"]
             token: str | None = msg.token
             role = "player"
+            if msg.move:  # opened on another device: the seat's token changes, its other connections leave
+                moved = await self.hub.change(code, seat_moves.MoveSeat(seat_id))
+                token = moved["token"] if moved else token
         elif role == "player":
             if msg.name is None:
                 raise ProtocolError("malformed_frame", "name: a player joins with a display name")
-            if room.status != LOBBY:
+            if room.status != LOBBY and msg.seat is None:
                 raise ProtocolError("wrong_phase", "the game has started: join as a spectator")
-            got = await self.hub.change(code, changes.TakeSeat(msg.name, host_token))
+            take = changes.TakeSeat(msg.name, host_token)
+            got = await self.hub.change(code, take if msg.seat is None else seat_moves.TakeOver(msg.seat, msg.name))
             assert got is not None
             seat_id, token = got["id"], got["token"]
         else:
@@ -222,11 +229,11 @@ class Session:
         room = await self.hub.attach(self.conn, code, role, token, seat_id, msg.sheet_digest)
         if role == "player" and seat_id is not None:
             seat = room.seat_index(seat_id)
-            if seat is not None and room.seats[seat]["bot"]:
-                await self.hub.release_bot(code, seat_id)
+            if seat is not None and seat_moves.needs_back(room.seats[seat]):
+                await self.hub.change(code, seat_moves.Back(seat_id))  # the owner is back: the bot lets go
         # A spectator is never told the invite code (it would let them take a seat): their room is the watch code.
         return {"room": room.watch if role == "spectator" else code, "role": role, "seat_id": seat_id, "token": token,
-                "v": room.v}
+                "v": room.v, "time": time.time()}  # (the server's clock: clients count down to `bot_at` with it)
 
     async def play(self, mid: str | int, wire: Any, at: int | None) -> dict[str, Any] | None:
         """A player's decision `wire`, id `mid`, made seeing version `at` (None: whatever is newest)."""
@@ -256,9 +263,11 @@ class Session:
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()
         seat_id = self.conn.seat_id if self.conn.role == "player" else None
-        await self.hub.detach(self.conn)
-        if seat_id is not None:
-            await self.hub.change(code, changes.LeaveSeat(seat_id))
+        try:
+            if seat_id is not None:  # (first: mid-game the seat is left before it could be marked away)
+                await self.hub.change(code, changes.LeaveSeat(seat_id))
+        finally:
+            await self.hub.detach(self.conn)
         return None
 
     async def host_action(self, msg: Kick | Start | HandOver | ChangeSettings) -> dict[str, Any] | None:
@@ -270,3 +279,13 @@ class Session:
         if isinstance(msg, ChangeSettings):
             await self.hub.store.set_public(code, msg.settings.public)
         return result
+
+    async def bot_now(self, msg: BotNow) -> dict[str, Any] | None:
+        """The host hands an away seat to the bot at once (its owner coming back takes it back)."""
+        code = self._room_code()
+        room = await self.hub.load(code)
+        seat = room.seats[msg.seat] if 0 <= msg.seat < len(room.seats) else None
+        lr = self.hub.rooms.get(code)
+        connected = seat is not None and lr is not None and lr.counts.get(seat["id"], 0) > 0
+        act = seat_moves.BotNow(msg.seat, connected, self.conn.host_token, self.conn.token)
+        return await self.hub.change(code, act)

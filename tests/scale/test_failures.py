@@ -65,7 +65,10 @@ async def test_turn_clock_and_bot_survive_the_node_that_ran_them(three_nodes: To
         await w.wait_for(lambda c: any(e["type"] == "decided" and e["by"] == "bot" for e in c.events), timeout=15)
         assert time.monotonic() - killed_at < 10
         alive = [n for n in three_nodes.nodes if n.proc.poll() is None]
-        assert sum(n.metrics().get('rajas_takeovers_total{kind="clock"}', 0) for n in alive) >= 1
+        # the watchdog of a node holding a connection took the clock over, or that node committed first:
+        # marking away the seats whose connections died with the node (a commit arms the clock where it is made)
+        marked = any(e["type"] == "away" for e in w.events) or any(s.get("bot_at") for s in w.room["seats"])  # type: ignore[index]
+        assert sum(n.metrics().get('rajas_takeovers_total{kind="clock"}', 0) for n in alive) >= 1 or marked
         await w.close()
         for s in seats:
             if s.client is not None:

@@ -14,6 +14,7 @@ from .conftest import Clients, Running, seated_room
 NEW: dict[str, Any] = {
     "seats": 3, "sheet": "moon", "spectators": False, "turn_clock": 120, "grace": 30, "bot": "random", "public": True,
     "undo": False,
+    "takeover": True,
 }
 
 
