@@ -24,6 +24,7 @@ ErrorCode = Literal[
     "stale_version",  # the decision named a room version that is no longer current
     "bad_commitment",  # a dice contribution made against another commitment than the room's (docs/fairness.md)
     "contribution_fixed",  # a seat that already contributed a dice value sent a different one
+    "not_a_bot",  # remove_bot named a seat a person holds (the host removes a person with kick)
     "rate_limited",  # over the connection's message rate (control frames count too: those are not answered)
     "too_large",  # an HTTP body (or request head) past its limit: HTTP 413 (431 for the head)
     "too_many_rooms",  # this client address created its rooms for this minute: HTTP 429

@@ -14,9 +14,9 @@ from rajas.engine import Decision, RulesError, new_game
 from rajas.engine import apply as apply_decision
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.protocol.errors import ProtocolError
-from rajas.protocol.messages import ChangeSettings, HandOver, Kick, RoomSettings, Start
+from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rematch, RemoveBot, RoomSettings, Start
 
-from . import codes
+from . import codes, lobby_changes, series
 from .errors import from_rules
 from .frozen import FrozenDict, freeze
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
@@ -113,11 +113,12 @@ class Contribute:
 class HostAction:
     host_token: str | None
     seat_token: str | None
-    action: Kick | Start | HandOver | ChangeSettings
+    action: Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch
     now: float
 
 
-Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction
+SeatReady = lobby_changes.SeatReady
+Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | SeatReady
 
 
 def apply(r: Room, cmd: Command) -> Outcome:
@@ -150,6 +151,9 @@ def apply(r: Room, cmd: Command) -> Outcome:
     if isinstance(cmd, Contribute):
         events = contribute(r, r.seat_for(cmd.token), cmd.commitment, cmd.value)
         return Change(events) if events else UNCHANGED  # (the same value again: a page reloaded)
+    if isinstance(cmd, SeatReady):
+        events = lobby_changes.ready(r, cmd)
+        return Change(events) if events else UNCHANGED
     return host_action(r, cmd)
 
 
@@ -177,7 +181,11 @@ def host_action(r: Room, cmd: HostAction) -> Outcome:
         return Change(change_settings(r, action.settings))
     if isinstance(action, Start):
         events = start(r, cmd.now)
-        return Change(events, None, {"commitment": r.game["commitment"] if r.game else None})
+        # the log marks where this game begins: the room's log holds every game of its series
+        mark = [series.GAME_MARK, series.number(r.game)]
+        return Change(events, mark, {"commitment": r.game["commitment"] if r.game else None})
+    if isinstance(action, AddBot | RemoveBot | Rematch):
+        return Change(lobby_changes.host(r, action))
     return Change(hand_over(r, action.seat))
 
 
@@ -260,6 +268,7 @@ def start(r: Room, now: float) -> list[Event]:
     r.require_lobby()
     if len(r.seats) < 2:
         raise ProtocolError("wrong_phase", "at least 2 seated players are needed to start")
+    lobby_changes.starting(r)
     game = r.game if r.game is not None else new_seed()
     seed = game["seed"]
     # A seat whose browser sent nothing gets the value its bot derives from the committed seed: fixed before
@@ -275,6 +284,7 @@ def start(r: Room, now: float) -> list[Event]:
         {
             "seed": seed,
             "commitment": game["commitment"],
+            "number": series.number(game),
             "start_player": state.start_player,
             "players": len(r.seats),
             "dice": DICE_VERSION,
@@ -329,6 +339,7 @@ def _after_game_change(r: Room, now: float) -> list[Event]:
     if r.state.is_over:
         r.status = OVER
         r.deadline = r.clock_key = r.auto = None
+        r.seats = series.record(r.seats, r.state.result or ())
         return [{"type": "seed_revealed", "seed": r.game["seed"], "commitment": r.game["commitment"]}]
     state = r.state
     key = r.clock_key

@@ -43,6 +43,7 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "stall": ("RAJAS_STALL", float, 2.0, "seconds a room owed a bot move or a clock may sit before takeover"),
     "transport": ("RAJAS_TRANSPORT", str, "fast", "fast (private uvicorn overrides) or standard (public ASGI only)"),
     "sheet_cache": ("RAJAS_SHEET_CACHE", int, 64, "parsed custom sheets kept in memory (least recently used go)"),
+    "bot_pace": ("RAJAS_BOT_PACE", float, 0.5, "seconds each bot decision waits, so people can follow (below --stall)"),
 }
 
 

@@ -66,7 +66,7 @@ def serve(args: argparse.Namespace, limits: Limits) -> None:
     logs.setup(args.log_level, args.log_format, node, args.log_rate)
     raise_fd_limit()
     store = make_store(args.redis, args.room_ttl, node, args.heartbeat, args.node_ttl)
-    app = create_app(store, limits, node=node, tick=min(0.5, args.stall / 2), stall=args.stall)
+    app = create_app(store, limits, node=node, tick=min(0.5, args.stall / 2), stall=args.stall, bot_pace=args.bot_pace)
     # A cyclic-GC pass looks at every tracked object (each a cache miss in a heap of thousands of sockets),
     # a pause for everyone in every room. Almost all our garbage is acyclic and freed by reference counting,
     # and the hot path keeps no new container objects alive, so passes are made rare; /metrics shows them.

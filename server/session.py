@@ -14,6 +14,7 @@ from typing import Any
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
 from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
+    AddBot,
     ChangeSettings,
     Contribute,
     CreateRoom,
@@ -25,6 +26,9 @@ from rajas.protocol.messages import (
     Kick,
     Leave,
     Ping,
+    Ready,
+    Rematch,
+    RemoveBot,
     Start,
 )
 
@@ -155,8 +159,13 @@ class Session:
             return await self.leave()
         if isinstance(msg, Contribute):
             return await self.contribute(msg)
-        if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
+        if isinstance(msg, Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch):
             return await self.host_action(msg)
+        if isinstance(msg, Ready):
+            if self.conn.role != "player":
+                raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+            await self.hub.change(self._room_code(), changes.SeatReady(self.conn.token, msg.ready))
+            return None
         raise ProtocolError("malformed_frame", "unknown message")
 
     def created(self, room: Room) -> dict[str, Any]:
@@ -232,7 +241,9 @@ class Session:
             await self.hub.change(code, changes.LeaveSeat(seat_id))
         return None
 
-    async def host_action(self, msg: Kick | Start | HandOver | ChangeSettings) -> dict[str, Any] | None:
+    async def host_action(
+        self, msg: Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch
+    ) -> dict[str, Any] | None:
         code = self._room_code()
         act = changes.HostAction(self.conn.host_token, self.conn.token, msg, time.time())
         result = await self.hub.change(code, act)
