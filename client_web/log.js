@@ -39,6 +39,9 @@ export function describe(e, ctx) {
     case "seat_left": return { text: t("l_seat_left", lang, { p: e.name }), seat: null, kind: e.type };
     case "kicked": return { text: t("l_kicked", lang, { p: e.name }), seat: null, kind: e.type };
     case "settings_changed": return { text: t("l_settings", lang), seat: null, kind: e.type };
+    case "rematch": return { text: t("l_rematch", lang, { n: e.game }), seat: null, kind: "big" };
+    case "bot_added": return { text: t("l_bot_added", lang, { p: e.name, k: t(`bot_${e.kind}`, lang) }), seat: e.seat, kind: e.type };
+    case "bot_removed": return { text: t("l_bot_removed", lang, { p: e.name }), seat: null, kind: e.type };
     case "host_changed": return e.host ? { text: t("l_host", lang, { p: ctx.seatIds?.[e.host] ?? "?" }), seat: null, kind: e.type } : null;
     case "game_starting": return line(L("l_game_starting", { n: e.players }), "big");
     case "game_started": return { text: t("l_game_started", lang, { p: ctx.names[e.start_player] }), seat: e.start_player, kind: e.type };
