@@ -39,7 +39,7 @@ def play_out(server: str, code: str, tokens: list[str], seed: int) -> None:
                 await c.join(code, token=token)
             rng = random.Random(seed)
             for _ in range(5000):
-                await clients[0].wait_for(lambda c: c.over or c.pending is not None and c.pending["player"] is not None)
+                await clients[0].wait_for(lambda c: c.over or any(x.my_turn for x in clients))
                 if clients[0].over:
                     return
                 mover = next(c for c in clients if c.my_turn)
@@ -141,7 +141,9 @@ def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
             page.focus("[data-action=add-bot]")
             page.keyboard.press("Enter")
             page.wait_for_selector(".lobby-seats .seat[data-seat='3'] [data-bot-kind=random]")
-            kinds = page.eval_on_selector_all(".lobby-seats [data-bot-kind]", "(ns) => ns.map((n) => n.dataset.botKind)")
+            kinds = page.eval_on_selector_all(
+                ".lobby-seats [data-bot-kind]", "(ns) => ns.map((n) => n.dataset.botKind)"
+            )
             assert kinds == ["random", "greedy", "random"]
             assert_accessible(page, "the lobby with bot seats")
             shoot(page, "bots-lobby.png")

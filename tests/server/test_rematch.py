@@ -4,6 +4,7 @@ tokens, a new dice seed and a series table; the host seats bots, which play pace
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import urllib.request
 from typing import Any
@@ -149,7 +150,7 @@ async def test_one_person_plays_three_paced_bots_to_the_end(server: Running, cli
 
 async def test_an_away_players_bot_is_paced_too(memory_server: Running, clients: Clients) -> None:
     memory_server.hub.tasks.pace = 0.05
-    created, (a, b) = await seated_room(clients, memory_server.url, players=2, grace=0.05, bot="random")
+    _, (a, b) = await seated_room(clients, memory_server.url, players=2, grace=0.05, bot="random")
     await b.close()
     await a.wait_for(lambda c: c.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
     await play_random_as(a)
@@ -164,7 +165,7 @@ def bot_gaps(c: Client) -> list[float]:
         if m.get("type") == "update" and any(e["type"] == "decided" for e in m["events"]):
             head = next(e for e in m["events"] if e["type"] == "decided")
             times.append((m["time"], head["by"]))
-    return [t1 - t0 for (t0, _), (t1, by) in zip(times, times[1:], strict=False) if by == "bot"]
+    return [t1 - t0 for (t0, _), (t1, by) in itertools.pairwise(times) if by == "bot"]
 
 
 async def play_random_as(a: Client) -> None:
