@@ -39,13 +39,17 @@ def play_out(server: str, code: str, tokens: list[str], seed: int) -> None:
                 await c.join(code, token=token)
             rng = random.Random(seed)
             for _ in range(5000):
-                await clients[0].wait_for(lambda c: c.over or any(x.my_turn for x in clients))
+                v = max(c.v for c in clients)
+                for c in clients:  # every connection at the same version: they agree whose turn it is
+                    await c.wait_for(lambda c, v=v: c.v >= v)
                 if clients[0].over:
                     return
-                mover = next(c for c in clients if c.my_turn)
-                data = await mover.decide(rng.choice(mover.pending["options"]), v=mover.v)  # type: ignore[index]
-                for c in clients:
-                    await c.wait_for(lambda c, v=data["v"]: c.v >= v)
+                movers = [c for c in clients if c.my_turn]
+                if not movers:  # (the start is still on its way)
+                    await clients[0].wait_for(lambda c, v=v: c.v > v)
+                    continue
+                mover = movers[0]
+                await mover.decide(rng.choice(mover.pending["options"]), v=mover.v)  # type: ignore[index]
         finally:
             await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
