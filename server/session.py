@@ -247,6 +247,8 @@ class Session:
         code = self._room_code()
         act = changes.HostAction(self.conn.host_token, self.conn.token, msg, time.time())
         result = await self.hub.change(code, act)
+        if isinstance(msg, AddBot | RemoveBot | Rematch):
+            self.hub.metrics.table.inc(msg.type)
         if isinstance(msg, HandOver):
             self.conn.host_token = None  # the old host token stopped working
         if isinstance(msg, ChangeSettings):

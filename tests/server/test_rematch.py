@@ -102,11 +102,19 @@ async def test_only_the_host_seats_and_removes_bots_and_only_in_the_lobby(server
     assert [s["kind"] for s in seats] == [None, None, "random", "greedy"]
     assert [s["name"] for s in seats[2:]] == ["Bot 1", "Bot 2"] and all(s["ready"] for s in seats[2:])
     await refused("room_full", a.add_bot("random"))
+    # what no form sends: another kind of bot, a seat number out of range; the node answers and nothing changed
+    v = a.v
+    await refused("malformed_frame", a.request("add_bot", kind="perfect"))
+    await refused("malformed_frame", a.request("remove_bot", seat=9))
+    await refused("malformed_frame", a.request("ready", ready="yes"))
+    assert (await a.request("ping"))["time"] > 0 and a.v == v
     await refused("not_host", b.remove_bot(2))
     await refused("not_a_bot", a.remove_bot(1))  # a person's seat goes with kick
     await a.remove_bot(2)
     await a.wait_for(lambda c: len(c.room["seats"]) == 3)  # type: ignore[index]
     assert [s["name"] for s in a.room["seats"]] == ["p0", "p1", "Bot 2"]  # type: ignore[index]
+    text = await asyncio.to_thread(lambda: urllib.request.urlopen(f"{server.url}/metrics", timeout=10).read().decode())
+    assert 'rajas_table_changes_total{what="add_bot"} 2' in text and 'rajas_errors_total{code="not_a_bot"} 1' in text
     await a.start()
     await a.wait_for(lambda c: c.room["status"] == "playing")  # type: ignore[index]
     await refused("wrong_phase", a.add_bot("random"))
