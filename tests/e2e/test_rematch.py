@@ -160,7 +160,7 @@ def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
                 _pick(page, rng)
                 wait_app(page, "!a.busy")
             wait_app(page, "a.over")
-            page.wait_for_selector("[data-overlay=result] [data-series][data-played='1']")
+            page.wait_for_selector("[data-overlay=result] [data-play-again]")
             log = httpx.get(f"{server}/api/rooms/{app(page)['code']}/log").json()
             by = {d[2] for d in log["decisions"]}
             assert by == {"player", "bot"}
