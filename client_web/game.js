@@ -167,7 +167,7 @@ export class GameView {
     if (S.room.status === STATUS.OVER && state.result) {
       const open = this.layers.querySelector("[data-overlay=result]");
       if (!this.resultShown || (open && this.renderedLang !== this.lang)) { this.resultShown = true; this.showResult(); }
-      else if (open) refreshPlayAgain(this.layers, this.actions); // who is ready changes after the game
+      else if (open) refreshPlayAgain(this.layers); // who is ready changes after the game
     }
     this.renderedLang = this.lang;
     this.controlsReady = interactive;

@@ -56,46 +56,62 @@ export function readyToggle(actions, lang) {
   const S = actions.state;
   const me = S.room.seats.find((s) => s.id === S.seatId);
   if (S.role !== ROLES.PLAYER || !me) return null;
-  return html("button", { type: "button", class: `btn${me.ready ? " primary" : ""}`, "data-action": "ready", "aria-pressed": me.ready ? "true" : "false",
-    onclick: () => actions.send(MSG.READY, { ready: !me.ready }) }, me.ready ? `✓ ${t("play_again", lang)}` : t("play_again", lang));
+  const b = html("button", { type: "button", class: "btn", "data-action": "ready", onclick: () => {
+    const now = S.room.seats.find((s) => s.id === S.seatId);
+    if (now) actions.send(MSG.READY, { ready: !now.ready });
+  } });
+  paintToggle(b, me, lang);
+  return b;
 }
 
-// Who is ready, as a list a screen reader reads out when it changes.
-function readyList(room, lang) {
+function paintToggle(b, me, lang) {
+  b.classList.toggle("primary", !!me.ready);
+  b.setAttribute("aria-pressed", me.ready ? "true" : "false");
+  b.textContent = me.ready ? `✓ ${t("play_again", lang)}` : t("play_again", lang);
+}
+
+// Who is ready: a count a screen reader reads out when it changes, and the list of seats.
+function paintReady(count, list, room, lang) {
   const n = room.seats.filter((s) => s.ready).length;
-  return html("div", { class: "ready-box", role: "status", "aria-live": "polite" },
-    html("p", { class: "small", "data-ready-count": n }, t("series_ready_n", lang, { n, m: room.seats.length })),
-    html("ul", { class: "ready-list", "data-list": "ready" }, room.seats.map((s) => html("li", { "data-seat-id": s.id, "data-ready": s.ready ? "1" : "0" },
-      html("span", { "aria-hidden": "true" }, s.ready ? "✓ " : "… "), s.name, " · ",
-      s.kind ? t("bot_seat", lang) : t(s.ready ? "series_ready" : "series_not_ready", lang)))));
+  count.dataset.readyCount = String(n);
+  count.textContent = t("series_ready_n", lang, { n, m: room.seats.length });
+  list.replaceChildren(...room.seats.map((s) => html("li", { "data-seat-id": s.id, "data-ready": s.ready ? "1" : "0" },
+    html("span", { "aria-hidden": "true" }, s.ready ? "✓ " : "… "), s.name, " · ",
+    s.kind ? t("bot_seat", lang) : t(s.ready ? "series_ready" : "series_not_ready", lang))));
 }
 
-/** The end of a game: "Play again" for each player, who is ready, and the host's next game with this table. */
+/** The end of a game: "Play again" for each player, who is ready, and the host's next game with this table.
+ * Drawn once; each change of the room updates it in place, so the focus stays on the button a player pressed. */
 export function playAgainBox(actions) {
-  const box = html("div", { class: "play-again", "data-play-again": "" });
-  paintPlayAgain(box, actions);
-  return box;
-}
-
-export function paintPlayAgain(box, actions) {
   const S = actions.state;
   const lang = S.lang;
   const host = amHost(actions);
+  const count = html("p", { class: "small", role: "status", "aria-live": "polite" });
+  const list = html("ul", { class: "ready-list", "data-list": "ready" });
+  const toggle = readyToggle(actions, lang);
   const rematch = host ? html("button", { type: "button", class: "btn primary", "data-action": "rematch" }, glyph("play", 16), ` ${t("rematch_host", lang)}`) : null;
   rematch?.addEventListener("click", async () => {
     rematch.disabled = true;
     if (!(await actions.send(MSG.REMATCH, {}))) rematch.disabled = false;
   });
-  box.replaceChildren(
+  const box = html("div", { class: "play-again", "data-play-again": "" },
     html("h3", null, t("play_again_title", lang)),
-    readyList(S.room, lang),
-    html("div", { class: "actions" }, readyToggle(actions, lang), rematch,
+    html("div", { class: "ready-box" }, count, list),
+    html("div", { class: "actions" }, toggle, rematch,
       html("button", { type: "button", class: "btn secondary", "data-action": "new-game", onclick: () => actions.home() }, t("leave", lang))),
     html("p", { class: "muted small" }, t(host ? "rematch_hint" : "rematch_waiting", lang)));
+  box.paint = () => {
+    const room = actions.state.room;
+    paintReady(count, list, room, lang);
+    const me = room.seats.find((s) => s.id === actions.state.seatId);
+    if (toggle && me) paintToggle(toggle, me, lang);
+  };
+  box.paint();
+  return box;
 }
 
 /** Called on every redraw of the finished game: the open result's "Play again" box follows the room. */
-export function refreshPlayAgain(layers, actions) {
+export function refreshPlayAgain(layers) {
   const box = layers.querySelector("[data-play-again]");
-  if (box) paintPlayAgain(box, actions);
+  if (box && box.paint) box.paint();
 }

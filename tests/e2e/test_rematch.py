@@ -92,9 +92,13 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
         # only the host has the button that takes the table back to the lobby
         assert guest.locator("[data-action=rematch]").count() == 0
         # the guest says "play again"; the host sees it in the list of who is ready
-        guest.click("[data-overlay=result] [data-action=ready]")
+        # (with the keyboard: the button keeps the focus while the room changes around it)
+        guest.focus("[data-overlay=result] [data-action=ready]")
+        guest.keyboard.press("Enter")
         host.wait_for_selector(f"[data-list=ready] li[data-seat-id='{seats[1]}'][data-ready='1']")
-        assert guest.get_attribute("[data-overlay=result] [data-action=ready]", "aria-pressed") == "true"
+        guest.wait_for_selector("[data-overlay=result] [data-action=ready][aria-pressed=true]")
+        assert guest.evaluate("document.activeElement.dataset.action") == "ready"
+        assert host.get_attribute("[data-overlay=result] [data-ready-count]", "data-ready-count") == "1"
         host.click("[data-overlay=result] [data-action=rematch]")
         for p, seat in ((host, 0), (guest, 1)):
             wait_app(p, f"a.screen === 'lobby' && a.status === 'lobby' && a.seat === {seat}")
