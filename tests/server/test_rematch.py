@@ -183,3 +183,41 @@ async def play_random_as(a: Client) -> None:
             return
         data = await a.decide(a.pending["options"][0], v=a.v)  # type: ignore[index]
         await a.wait_for(lambda c, v=data["v"]: c.v >= v)
+
+
+async def test_after_a_rematch_the_host_changes_settings_and_seats_then_starts(
+    server: Running, clients: Clients
+) -> None:
+    server.hub.tasks.pace = 0.0
+    _, (a, b) = await seated_room(clients, server.url, players=2, seats=3, start=False)
+    await a.add_bot("random")
+    await a.start()
+    await a.wait_for(lambda c: c.game is not None)
+    await b.wait_for(lambda c: c.game is not None)
+    await play_random_with_bots([a, b])
+    ids = [s["id"] for s in a.room["seats"]]  # type: ignore[index]
+    await a.rematch()
+    await a.wait_for(lambda c: c.room["status"] == "lobby")  # type: ignore[index]
+    # back in the lobby: the bot's seat is still there, and the room may change before the next game
+    assert [s["id"] for s in a.room["seats"]] == ids and a.room["seats"][2]["kind"] == "random"  # type: ignore[index]
+    await a.change_settings(seats=4, sheet="moon", turn_clock=None)
+    await a.add_bot("greedy")
+    await a.wait_for(lambda c: len(c.room["seats"]) == 4 and c.room["settings"]["sheet"] == "moon")  # type: ignore[index]
+    await a.start()
+    await b.wait_for(lambda c: c.room["status"] == "playing" and c.game is not None)  # type: ignore[index]
+    assert len(b.game["state"]["players"]) == 4  # type: ignore[index]
+    assert b.room["series"]["game"] == 2 and b.room["series"]["played"] == 1  # type: ignore[index]
+
+
+async def play_random_with_bots(people: list[Client]) -> None:
+    """People play their first option whenever it is their turn; the server plays the bots' seats."""
+    while not people[0].over:
+        await people[0].wait_for(lambda c: c.over or any(p.my_turn for p in people), timeout=30)
+        for p in people:
+            await p.wait_for(lambda c, v=people[0].v: c.v >= v)
+        mover = next((p for p in people if p.my_turn), None)
+        if mover is None or people[0].over:
+            continue
+        data = await mover.decide(mover.pending["options"][0], v=mover.v)  # type: ignore[index]
+        for p in people:
+            await p.wait_for(lambda c, v=data["v"]: c.v >= v)
