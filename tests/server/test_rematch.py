@@ -189,7 +189,7 @@ async def test_after_a_rematch_the_host_changes_settings_and_seats_then_starts(
     server: Running, clients: Clients
 ) -> None:
     server.hub.tasks.pace = 0.0
-    _, (a, b) = await seated_room(clients, server.url, players=2, seats=3, start=False)
+    created, (a, b) = await seated_room(clients, server.url, players=2, seats=3, start=False, public=True)
     await a.add_bot("random")
     await a.start()
     await a.wait_for(lambda c: c.game is not None)
@@ -198,6 +198,8 @@ async def test_after_a_rematch_the_host_changes_settings_and_seats_then_starts(
     ids = [s["id"] for s in a.room["seats"]]  # type: ignore[index]
     await a.rematch()
     await a.wait_for(lambda c: c.room["status"] == "lobby")  # type: ignore[index]
+    # a public room is listed again while it waits in the lobby for its next game
+    assert created["code"] in [r["code"] for r in await server.hub.lobby()]
     # back in the lobby: the bot's seat is still there, and the room may change before the next game
     assert [s["id"] for s in a.room["seats"]] == ids and a.room["seats"][2]["kind"] == "random"  # type: ignore[index]
     await a.change_settings(seats=4, sheet="moon", turn_clock=None)
