@@ -535,7 +535,7 @@ for (const lang of Object.keys(TABLE17)) Object.assign(STRINGS[lang], TABLE17[la
 // ---- issue 17 (helper `rematch`): rematch, series table, bot seats ---------------------------------------
 const REMATCH17 = {
   en: {
-    series_title: "Series", series_played: "{n} games played in this room", series_caption: "The series after {n} games",
+    series_title: "Series", series_played_one: "{n} game played in this room", series_played_other: "{n} games played in this room", series_caption: "The series so far: wins, crossing and fame per player",
     series_wins: "Wins", series_overlap: "Crossing (total)", series_fame: "Fame (total)",
     series_ready: "ready", series_not_ready: "not yet", series_ready_n: "{n} of {m} ready to play again",
     play_again: "Play again", play_again_title: "Play again with this table?",
@@ -547,7 +547,7 @@ const REMATCH17 = {
     err_not_a_bot: "A person holds this seat.",
   },
   nl: {
-    series_title: "Reeks", series_played: "{n} spellen gespeeld in deze kamer", series_caption: "De reeks na {n} spellen",
+    series_title: "Reeks", series_played_one: "{n} spel gespeeld in deze kamer", series_played_other: "{n} spellen gespeeld in deze kamer", series_caption: "De reeks tot nu toe: overwinningen, kruising en roem per speler",
     series_wins: "Gewonnen", series_overlap: "Kruising (totaal)", series_fame: "Roem (totaal)",
     series_ready: "klaar", series_not_ready: "nog niet", series_ready_n: "{n} van {m} klaar om nog een keer te spelen",
     play_again: "Nog een keer", play_again_title: "Nog een keer spelen met deze tafel?",
@@ -559,7 +559,7 @@ const REMATCH17 = {
     err_not_a_bot: "Een persoon heeft deze plaats.",
   },
   de: {
-    series_title: "Serie", series_played: "{n} Spiele in diesem Raum gespielt", series_caption: "Die Serie nach {n} Spielen",
+    series_title: "Serie", series_played_one: "{n} Spiel in diesem Raum gespielt", series_played_other: "{n} Spiele in diesem Raum gespielt", series_caption: "Die Serie bisher: Siege, Kreuzung und Ruhm je Spieler",
     series_wins: "Siege", series_overlap: "Kreuzung (gesamt)", series_fame: "Ruhm (gesamt)",
     series_ready: "bereit", series_not_ready: "noch nicht", series_ready_n: "{n} von {m} bereit für noch eine Runde",
     play_again: "Noch einmal", play_again_title: "Noch einmal mit diesem Tisch spielen?",

@@ -5,7 +5,7 @@
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { glyph } from "./glyphs.js";
-import { num } from "./words.js";
+import { num, plural } from "./words.js";
 import { MSG, ROLES } from "./protocol.js";
 
 let ids = 0;
@@ -31,9 +31,9 @@ export function seriesTable(room, lang, seatId) {
   const top = rows.length ? rows[0].wins : 0;
   return html("section", { class: "series", "data-series": "", "data-played": s.played, "aria-labelledby": id },
     html("h3", { id }, glyph("trophy", 18), ` ${L("series_title")}`),
-    html("p", { class: "muted small", "data-series-played": s.played }, L("series_played", { n: s.played })),
+    html("p", { class: "muted small", "data-series-played": s.played }, plural("series_played", lang, s.played)),
     html("div", { class: "table-scroll" }, html("table", { class: "result-table series-table" },
-      html("caption", { class: "visually-hidden" }, L("series_caption", { n: s.played })),
+      html("caption", { class: "visually-hidden" }, L("series_caption")),
       html("thead", null, html("tr", null,
         html("th", { scope: "col" }, L("name")),
         html("th", { scope: "col", class: "num" }, L("series_wins")),

@@ -106,6 +106,8 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
         assert [app(host)["seatId"], app(guest)["seatId"]] == seats  # the same seats, the same tokens
         assert app(guest)["code"] == code
         host.wait_for_selector(".lobby-seats .seat[data-seat='1'] [data-ready='1']")
+        assert_accessible(host, "the lobby after a rematch, with the series table")
+        shoot(host, "rematch-lobby.png", docs=False)
         contributed(server, code)  # the pages contribute again, to the new commitment
         host.click("[data-action=start]")
         wait_app(guest, "a.status === 'playing'")
