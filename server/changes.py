@@ -19,6 +19,7 @@ from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rema
 from . import codes, lobby_changes, series
 from .errors import from_rules
 from .frozen import FrozenDict, freeze
+from .lobby_changes import SeatReady
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .sheet_cache import sheet_for
 
@@ -117,7 +118,6 @@ class HostAction:
     now: float
 
 
-SeatReady = lobby_changes.SeatReady
 Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | SeatReady
 
 

@@ -35,6 +35,7 @@ from rajas.protocol.messages import (
 from . import changes
 from .connection import Conn, Frame
 from .hub import Hub
+from .lobby_changes import SeatReady
 from .logs import Gate
 from .room import LOBBY, Room
 
@@ -164,7 +165,7 @@ class Session:
         if isinstance(msg, Ready):
             if self.conn.role != "player":
                 raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-            await self.hub.change(self._room_code(), changes.SeatReady(self.conn.token, msg.ready))
+            await self.hub.change(self._room_code(), SeatReady(self.conn.token, msg.ready))
             return None
         raise ProtocolError("malformed_frame", "unknown message")
 
