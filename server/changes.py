@@ -181,9 +181,7 @@ def host_action(r: Room, cmd: HostAction) -> Outcome:
         return Change(change_settings(r, action.settings))
     if isinstance(action, Start):
         events = start(r, cmd.now)
-        # the log marks where this game begins: the room's log holds every game of its series
-        mark = [series.GAME_MARK, series.number(r.game)]
-        return Change(events, mark, {"commitment": r.game["commitment"] if r.game else None})
+        return Change(events, series.start_mark(r.game), {"commitment": r.game["commitment"] if r.game else None})
     if isinstance(action, AddBot | RemoveBot | Rematch):
         return Change(lobby_changes.host(r, action))
     return Change(hand_over(r, action.seat))
@@ -234,6 +232,7 @@ def kick(r: Room, seat: int) -> list[Event]:
 def hand_over(r: Room, seat: int) -> list[Event]:
     if not 0 <= seat < len(r.seats):
         raise ProtocolError("wrong_phase", f"no player in seat {seat}")
+    lobby_changes.no_bot_host(r.seats[seat])
     r.host = r.seats[seat]["id"]
     r.host_token = codes.token()  # the old host token stops working: hosting moved
     return [{"type": "host_changed", "host": r.host}]

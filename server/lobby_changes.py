@@ -32,6 +32,12 @@ def is_bot_seat(seat: Mapping[str, Any]) -> bool:
     return seat.get("kind") is not None
 
 
+def no_bot_host(seat: Mapping[str, Any]) -> None:
+    """Refuses handing the room to a bot's seat: a bot cannot host."""
+    if is_bot_seat(seat):
+        raise ProtocolError("not_a_player", "a bot cannot host: hand the room to a person")
+
+
 def ready(r: Room, cmd: SeatReady) -> list[Event]:
     seat = r.seat_for(cmd.token)  # a player's token names their own seat only
     if r.status not in (LOBBY, OVER):

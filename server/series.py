@@ -51,6 +51,11 @@ def view(seats: Sequence[Mapping[str, Any]], game: Mapping[str, Any] | None, ove
     }
 
 
+def start_mark(game: Mapping[str, Any] | None) -> list[Any]:
+    """The game log entry a start writes first: the room's log holds every game of its series."""
+    return [GAME_MARK, number(game)]
+
+
 def current_entries(entries: list[Any]) -> list[Any]:
     """The entries of the room's game log that belong to its newest game: those after the last ["game", n]
     mark (a log written before marks existed is one game's)."""

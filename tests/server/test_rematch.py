@@ -110,6 +110,7 @@ async def test_only_the_host_seats_and_removes_bots_and_only_in_the_lobby(server
     assert (await a.request("ping"))["time"] > 0 and a.v == v
     await refused("not_host", b.remove_bot(2))
     await refused("not_a_bot", a.remove_bot(1))  # a person's seat goes with kick
+    await refused("not_a_player", a.hand_over(3))  # a bot cannot host
     await a.remove_bot(2)
     await a.wait_for(lambda c: len(c.room["seats"]) == 3)  # type: ignore[index]
     assert [s["name"] for s in a.room["seats"]] == ["p0", "p1", "Bot 2"]  # type: ignore[index]
