@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
+import subprocess
+import sys
 import urllib.request
 from typing import Any
 
@@ -224,3 +227,10 @@ async def play_random_with_bots(people: list[Client]) -> None:
         data = await mover.decide(mover.pending["options"][0], v=mover.v)  # type: ignore[index]
         for p in people:
             await p.wait_for(lambda c, v=data["v"]: c.v >= v)
+
+
+def test_rajas_serve_refuses_a_bot_pace_the_other_nodes_would_take_for_a_stall() -> None:
+    env = {**os.environ, "RAJAS_BOT_PACE": "2.5"}
+    out = subprocess.run([sys.executable, "-m", "rajas.server.cli", "serve", "--port", "0", "--stall", "2"],
+                         env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "--bot-pace" in out.stderr
