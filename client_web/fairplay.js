@@ -15,6 +15,9 @@ export function loadDice(room) {
 }
 function saveDice(room, d) { localStorage.setItem(KEY(room), JSON.stringify(d)); }
 
+// Each game of a room's series has its own seed, commitment and contributions (rematch): its own record here.
+const gameKey = (room) => (room.series && room.series.game > 1 ? `${room.code}.${room.series.game}` : room.code);
+
 const randomValue = () => toHex(crypto.getRandomValues(new Uint8Array(32)));
 
 export class DiceCheck {
@@ -33,22 +36,23 @@ export class DiceCheck {
     const room = S.room;
     if (!S.joined || !room || !room.commitment) return;
     this.lang = S.lang;
-    if (this.room !== room.code) Object.assign(this, { room: room.code, sent: null, result: null, checking: false });
-    let d = loadDice(room.code);
-    if (!d) { d = { commitment: room.commitment, value: null, accepted: false }; saveDice(room.code, d); }
-    if (S.role === ROLES.PLAYER && seat !== null && room.status === STATUS.LOBBY) this.contribute(room, seat, d);
+    const key = gameKey(room);
+    if (this.room !== key) Object.assign(this, { room: key, sent: null, result: null, checking: false });
+    let d = loadDice(key);
+    if (!d) { d = { commitment: room.commitment, value: null, accepted: false }; saveDice(key, d); }
+    if (S.role === ROLES.PLAYER && seat !== null && room.status === STATUS.LOBBY) this.contribute(room, seat, d, key);
     if (room.status === STATUS.OVER && !this.result && !this.checking) this.check(S.code, d);
   }
 
-  contribute(room, seat, d) {
-    if (!d.value) { d.value = randomValue(); saveDice(room.code, d); }
+  contribute(room, seat, d, key = room.code) {
+    if (!d.value) { d.value = randomValue(); saveDice(key, d); }
     // Sent once per page; again after a reload that came before the reply (the same value is accepted again
     // and changes nothing), and for a new seat after leaving and coming back.
     if ((d.accepted && room.seats[seat].contributed) || this.sent === d.value) return;
     this.sent = d.value;
     // Against the commitment this page saw first: a server that changed it since is refused (bad_commitment).
     this.net.request(MSG.CONTRIBUTE, { commitment: d.commitment, value: d.value }).then(
-      () => { d.accepted = true; saveDice(room.code, d); this.sent = null; },
+      () => { d.accepted = true; saveDice(key, d); this.sent = null; },
       // Not connected: tried again with the next change of the room. Refused: not again (the server said why).
       (e) => { if (e?.code === "disconnected" || e?.code === "timeout") this.sent = null; },
     );

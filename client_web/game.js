@@ -12,6 +12,7 @@ import { ROLES, STATUS, MSG } from "./protocol.js";
 import { explainOnTap, zoomable, settleFocus, pickOrder } from "./play_aids.js";
 import { helpButton } from "./help.js";
 import { winnerText, showResult } from "./game_end.js";
+import { refreshPlayAgain } from "./series.js";
 import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
 import { undoSlot, renderUndo } from "./undo.js";
@@ -169,6 +170,7 @@ export class GameView {
     if (S.room.status === STATUS.OVER && state.result) {
       const open = this.layers.querySelector("[data-overlay=result]");
       if (!this.resultShown || (open && this.renderedLang !== this.lang)) { this.resultShown = true; this.showResult(); }
+      else if (open) refreshPlayAgain(this.layers); // who is ready changes after the game
     }
     this.renderedLang = this.lang;
     this.controlsReady = interactive;

@@ -7,6 +7,7 @@ import { html } from "./svg.js";
 import { num, overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
 import { roomGames } from "./room_games.js";
+import { playAgainBox, seriesTable } from "./series.js";
 
 export function winnerText(view, res) {
   const names = view.names();
@@ -47,9 +48,11 @@ export function showResult(view) {
     html("p", { class: "result-winner", "data-winner-text": "" }, glyph("trophy", 26), ` ${winnerText(view, res)}`),
     // Only the server's round limit ends a game in which nobody's tracks crossed.
     res.some((r) => r.crossed) ? null : html("p", { class: "muted", "data-ended": "round_limit" }, view.L("round_limit", { n: S.game.state.round })),
-    html("div", { class: "table-scroll" }, table), breakdown(view, res), seed, view.actions.diceCheck ? view.actions.diceCheck.node() : null,
-    roomGames(view.lang, S.room.code, { wait: true }),
-    html("div", { class: "actions" }, html("button", { type: "button", class: "btn primary", "data-action": "new-game", onclick: () => view.actions.home() }, view.L("new_game")))),
+    html("div", { class: "table-scroll" }, table),
+    // the room stays together: "Play again", who is ready, and the series so far (series.js)
+    playAgainBox(view.actions), seriesTable(S.room, view.lang, S.seatId),
+    breakdown(view, res), seed, view.actions.diceCheck ? view.actions.diceCheck.node() : null,
+    roomGames(view.lang, S.room.code, { wait: true })),
   { "data-overlay": "result" });
 }
 

@@ -696,6 +696,48 @@ const DEVICE17 = {
 for (const lang of Object.keys(DEVICE17)) Object.assign(STRINGS[lang], DEVICE17[lang]);
 // ---- end of the issue 17 (device) block -----------------------------------------------------------------
 
+// ---- issue 17 (helper `rematch`): rematch, series table, bot seats ---------------------------------------
+const REMATCH17 = {
+  en: {
+    series_title: "Series", series_played_one: "{n} game played in this room", series_played_other: "{n} games played in this room", series_caption: "The series so far: wins, crossing and fame per player",
+    series_wins: "Wins", series_overlap: "Crossing (total)", series_fame: "Fame (total)",
+    series_ready: "ready", series_not_ready: "not yet", series_ready_n: "{n} of {m} ready to play again",
+    play_again: "Play again", play_again_title: "Play again with this table?",
+    rematch_host: "New game with this table", rematch_hint: "Same seats, links and settings: you can change the settings and seats in the lobby before you start.",
+    rematch_waiting: "The host starts the next game: everyone stays in the room.",
+    bot_seat: "Bot", bot_kind: "Which bot", bots_title: "Bots", add_bot: "Add bot", remove_bot: "Remove",
+    remove_bot_named: "Remove {p}", bots_full: "All seats are taken",
+    l_rematch: "Game {n}: back to the lobby with the same table", l_bot_added: "{p} ({k} bot) takes a seat", l_bot_removed: "{p} was removed",
+    err_not_a_bot: "A person holds this seat.",
+  },
+  nl: {
+    series_title: "Reeks", series_played_one: "{n} spel gespeeld in deze kamer", series_played_other: "{n} spellen gespeeld in deze kamer", series_caption: "De reeks tot nu toe: overwinningen, kruising en roem per speler",
+    series_wins: "Gewonnen", series_overlap: "Kruising (totaal)", series_fame: "Roem (totaal)",
+    series_ready: "klaar", series_not_ready: "nog niet", series_ready_n: "{n} van {m} klaar om nog een keer te spelen",
+    play_again: "Nog een keer", play_again_title: "Nog een keer spelen met deze tafel?",
+    rematch_host: "Nieuw spel met deze tafel", rematch_hint: "Zelfde plaatsen, links en instellingen: in de lobby kun je de instellingen en plaatsen nog wijzigen voor je start.",
+    rematch_waiting: "De gastheer start het volgende spel: iedereen blijft in de kamer.",
+    bot_seat: "Bot", bot_kind: "Welke bot", bots_title: "Bots", add_bot: "Bot toevoegen", remove_bot: "Verwijderen",
+    remove_bot_named: "{p} verwijderen", bots_full: "Alle plaatsen zijn bezet",
+    l_rematch: "Spel {n}: terug naar de lobby met dezelfde tafel", l_bot_added: "{p} ({k} bot) neemt een plaats", l_bot_removed: "{p} is verwijderd",
+    err_not_a_bot: "Een persoon heeft deze plaats.",
+  },
+  de: {
+    series_title: "Serie", series_played_one: "{n} Spiel in diesem Raum gespielt", series_played_other: "{n} Spiele in diesem Raum gespielt", series_caption: "Die Serie bisher: Siege, Kreuzung und Ruhm je Spieler",
+    series_wins: "Siege", series_overlap: "Kreuzung (gesamt)", series_fame: "Ruhm (gesamt)",
+    series_ready: "bereit", series_not_ready: "noch nicht", series_ready_n: "{n} von {m} bereit für noch eine Runde",
+    play_again: "Noch einmal", play_again_title: "Noch einmal mit diesem Tisch spielen?",
+    rematch_host: "Neues Spiel mit diesem Tisch", rematch_hint: "Gleiche Plätze, Links und Einstellungen: In der Lobby kannst du Einstellungen und Plätze vor dem Start noch ändern.",
+    rematch_waiting: "Der Gastgeber startet das nächste Spiel: Alle bleiben im Raum.",
+    bot_seat: "Bot", bot_kind: "Welcher Bot", bots_title: "Bots", add_bot: "Bot hinzufügen", remove_bot: "Entfernen",
+    remove_bot_named: "{p} entfernen", bots_full: "Alle Plätze sind besetzt",
+    l_rematch: "Spiel {n}: zurück in die Lobby mit demselben Tisch", l_bot_added: "{p} ({k}-Bot) nimmt einen Platz", l_bot_removed: "{p} wurde entfernt",
+    err_not_a_bot: "Eine Person hat diesen Platz.",
+  },
+};
+for (const lang of Object.keys(REMATCH17)) Object.assign(STRINGS[lang], REMATCH17[lang]);
+// ---- end of the issue 17 (rematch) block ----------------------------------------------------------------
+
 let current = "en";
 
 export function setLang(lang) {

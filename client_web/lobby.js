@@ -9,6 +9,8 @@ import { alertSettings } from "./alerts.js";
 import { MSG, ROLES, SETTINGS } from "./protocol.js";
 import { SEAT_COLOURS } from "./game.js";
 import { roomGames } from "./room_games.js";
+import { readyBadge, readyToggle, seriesTable } from "./series.js";
+import { botBadge, botControls, removeBotButton } from "./bot_seats.js";
 import {
   CUSTOM_CHOICE, FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, rememberedSheet,
   isSheetRefusal, refusalStatus, fileErrorStatus,
@@ -178,8 +180,9 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
       html("span", { class: "seat-name" }, s.name, you ? html("span", { class: "muted" }, ` ${L("you_paren")}`) : null),
       room.host === s.id ? html("span", { class: "badge host" }, glyph("crown", 15), ` ${L("host")}`) : null,
       s.contributed ? html("span", { class: "badge dice-in", "data-contributed": "1", title: L("dice_contributed_title") }, L("dice_contributed")) : null,
-      html("span", { class: `presence ${s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.connected ? L("online") : L("away")),
-      isHost && !you ? html("span", { class: "seat-actions" },
+      readyBadge(s, lang),
+      s.kind ? botBadge(s, lang) : html("span", { class: `presence ${s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.connected ? L("online") : L("away")),
+      isHost && s.kind ? removeBotButton(actions, s, i, lang) : isHost && !you ? html("span", { class: "seat-actions" },
         html("button", { type: "button", class: "btn small", "data-action": "make-host", onclick: () => actions.send(MSG.HAND_OVER, { seat: i }) }, L("make_host")),
         html("button", { type: "button", class: "btn small danger", "data-action": "kick", onclick: () => actions.send(MSG.KICK, { seat: i }) }, L("kick"))) : null));
   }
@@ -218,8 +221,11 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
       html("section", { class: "card" },
         html("h2", null, L("seats_of", { n: room.seats.length, m: st.seats })),
         seats,
+        isHost ? botControls(actions, room, lang) : null,
         html("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
         start,
+        room.series && room.series.played > 0 ? readyToggle(actions, lang) : null,
+        seriesTable(room, lang, S.seatId),
         S.role === ROLES.PLAYER ? alertSettings(lang) : null,
         html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")),
           actions.deviceButton ? actions.deviceButton() : null),

@@ -46,6 +46,9 @@ export function describe(e, ctx) {
     case "seat_moved": return line(L("l_seat_moved"), "minor");
     case "seat_taken_over": return line(L("l_seat_taken_over", { p: e.name, q: e.left_name }), "big");
     case "settings_changed": return { text: t("l_settings", lang), seat: null, kind: e.type };
+    case "rematch": return { text: t("l_rematch", lang, { n: e.game }), seat: null, kind: "big" };
+    case "bot_added": return { text: t("l_bot_added", lang, { p: e.name, k: t(`bot_${e.kind}`, lang) }), seat: e.seat, kind: e.type };
+    case "bot_removed": return { text: t("l_bot_removed", lang, { p: e.name }), seat: null, kind: e.type };
     case "host_changed": return e.host ? { text: t("l_host", lang, { p: ctx.seatIds?.[e.host] ?? "?" }), seat: null, kind: e.type } : null;
     case "game_starting": return line(L("l_game_starting", { n: e.players }), "big");
     case "game_started": return { text: t("l_game_started", lang, { p: ctx.names[e.start_player] }), seat: e.start_player, kind: e.type };

@@ -255,6 +255,18 @@ class Client:
     async def change_settings(self, **settings: Any) -> Any:
         return await self.request("settings", settings=settings)
 
+    async def ready(self, on: bool = True) -> Any:
+        return await self.request("ready", ready=on)
+
+    async def rematch(self) -> Any:
+        return await self.request("rematch")
+
+    async def add_bot(self, kind: str = "greedy") -> Any:
+        return await self.request("add_bot", kind=kind)
+
+    async def remove_bot(self, seat: int) -> Any:
+        return await self.request("remove_bot", seat=seat)
+
     async def leave(self) -> Any:
         return await self.request("leave")
 

@@ -27,6 +27,7 @@ ErrorCode = Literal[
     "not_away",  # bot_now for a seat whose player is connected, or that the bot plays already
     "takeover_not_allowed",  # taking over a left seat where the room's `takeover` setting is off
     "seat_not_free",  # taking over a seat whose player has not left the game
+    "not_a_bot",  # remove_bot named a seat a person holds (the host removes a person with kick)
     "rate_limited",  # over the connection's message rate (control frames count too: those are not answered)
     "too_large",  # an HTTP body (or request head) past its limit: HTTP 413 (431 for the head)
     "too_many_rooms",  # this client address created its rooms for this minute: HTTP 429

@@ -176,15 +176,49 @@ class ChatRules(_In):
     type: Literal["chat_rules"]
     id: MessageId
     spectators: bool
+# ---- issue 17: rematch and bots in seats (docs/protocol.md "Rematch, series and bot seats") ----
+
+
+class Ready(_In):
+    """A seated player says "play again" (or takes it back): only their own seat's flag, in the lobby or after
+    the game; every start clears all flags."""
+
+    type: Literal["ready"]
+    id: MessageId
+    ready: bool = True
+
+
+class Rematch(_In):
+    """The host takes the finished game's room back to the lobby: same seats, codes, tokens, spectators and
+    settings, a new dice seed and commitment; the series table goes on."""
+
+    type: Literal["rematch"]
+    id: MessageId
+
+
+class AddBot(_In):
+    """The host seats a bot (lobby only): random or greedy, the engine's bots."""
+
+    type: Literal["add_bot"]
+    id: MessageId
+    kind: Literal["greedy", "random"] = "greedy"
+
+
+class RemoveBot(_In):
+    """The host removes a bot's seat (lobby only; a person's seat is removed with kick)."""
+
+    type: Literal["remove_bot"]
+    id: MessageId
+    seat: int = Field(ge=0, lt=5)
 
 
 ClientMessage = Annotated[
     Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping
-    | Contribute | Undo | Chat | ChatRules | BotNow,
+    | Contribute | Undo | Chat | ChatRules | BotNow | Ready | Rematch | AddBot | RemoveBot,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-    "contribute", "undo", "chat", "chat_rules", "bot_now",
+    "contribute", "undo", "chat", "chat_rules", "bot_now", "ready", "rematch", "add_bot", "remove_bot",
 )

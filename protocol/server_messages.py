@@ -55,6 +55,24 @@ class SeatView(_Msg):
     contributed: bool  # the seat's player sent its dice contribution (lobby; docs/fairness.md)
     bot_at: float | None = None  # away: unix time (server clock) the bot takes the seat unless its player is back
     left: bool = False  # its player left the game (the bot plays it; see the room setting `takeover`)
+    kind: Literal["greedy", "random"] | None = None  # a bot's seat (the host added it): which bot; None: a person's
+    ready: bool = False  # "play again": set by the seat's player after a game or in the lobby, cleared at each start
+
+
+class SeriesSeat(_Msg):
+    id: str  # the seat's id
+    name: str
+    wins: int = Field(ge=0)  # games won, a shared win counting as a win for each winner (docs/rules-decisions.md)
+    overlap: float  # the seat's overlap summed over the series' finished games
+    fame: int  # fame summed over the series' finished games
+
+
+class SeriesView(_Msg):
+    """The room's games so far (rematch): the seats in the room now, with what they did in its finished games."""
+
+    game: int = Field(ge=1)  # the number of the room's current (or last) game: 1 for the first
+    played: int = Field(ge=0)  # finished games
+    seats: list[SeriesSeat]
 
 
 class RoomView(_Msg):
@@ -68,6 +86,7 @@ class RoomView(_Msg):
     seed: str | None  # revealed when the game is over
     deadline: float | None  # unix time the turn clock runs out
     auto: list[int] | None  # [round, turn, seat]: the bot finishes this timed-out turn
+    series: SeriesView | None = None  # the series table (rematch)
 
 
 class GameView(_Msg):

@@ -14,11 +14,12 @@ from rajas.engine import Decision, RulesError, new_game
 from rajas.engine import apply as apply_decision
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.protocol.errors import ProtocolError
-from rajas.protocol.messages import ChangeSettings, HandOver, Kick, RoomSettings, Start
+from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rematch, RemoveBot, RoomSettings, Start
 
-from . import codes
+from . import codes, lobby_changes, series
 from .errors import from_rules
 from .frozen import FrozenDict, freeze
+from .lobby_changes import SeatReady
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .seat_moves import LeaveGame, SeatCommand, apply_seat
 from .sheet_cache import sheet_for
@@ -115,12 +116,13 @@ class Contribute:
 class HostAction:
     host_token: str | None
     seat_token: str | None
-    action: Kick | Start | HandOver | ChangeSettings
+    action: Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch
     now: float
 
 
 Command = (
     Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | TakeBack | SeatCommand
+    | SeatReady
 )
 
 
@@ -156,6 +158,9 @@ def apply(r: Room, cmd: Command) -> Outcome:
         return Change(events) if events else UNCHANGED  # (the same value again: a page reloaded)
     if isinstance(cmd, TakeBack):
         return play(r, cmd)
+    if isinstance(cmd, SeatReady):
+        events = lobby_changes.ready(r, cmd)
+        return Change(events) if events else UNCHANGED
     if not isinstance(cmd, HostAction):  # who holds a seat during play (server/seat_moves.py)
         return seat_outcome(r, cmd)
     return host_action(r, cmd)
@@ -193,7 +198,9 @@ def host_action(r: Room, cmd: HostAction) -> Outcome:
         return Change(change_settings(r, action.settings))
     if isinstance(action, Start):
         events = start(r, cmd.now)
-        return Change(events, None, {"commitment": r.game["commitment"] if r.game else None})
+        return Change(events, series.start_mark(r.game), {"commitment": r.game["commitment"] if r.game else None})
+    if isinstance(action, AddBot | RemoveBot | Rematch):
+        return Change(lobby_changes.host(r, action))
     return Change(hand_over(r, action.seat))
 
 
@@ -242,6 +249,7 @@ def kick(r: Room, seat: int) -> list[Event]:
 def hand_over(r: Room, seat: int) -> list[Event]:
     if not 0 <= seat < len(r.seats):
         raise ProtocolError("wrong_phase", f"no player in seat {seat}")
+    lobby_changes.no_bot_host(r.seats[seat])
     r.host = r.seats[seat]["id"]
     r.host_token = codes.token()  # the old host token stops working: hosting moved
     return [{"type": "host_changed", "host": r.host}]
@@ -276,6 +284,7 @@ def start(r: Room, now: float) -> list[Event]:
     r.require_lobby()
     if len(r.seats) < 2:
         raise ProtocolError("wrong_phase", "at least 2 seated players are needed to start")
+    lobby_changes.starting(r)
     game = r.game if r.game is not None else new_seed()
     seed = game["seed"]
     # A seat whose browser sent nothing gets the value its bot derives from the committed seed: fixed before
@@ -291,6 +300,7 @@ def start(r: Room, now: float) -> list[Event]:
         {
             "seed": seed,
             "commitment": game["commitment"],
+            "number": series.number(game),
             "start_player": state.start_player,
             "players": len(r.seats),
             "dice": DICE_VERSION,
@@ -347,6 +357,7 @@ def _after_game_change(r: Room, now: float) -> list[Event]:
     if r.state.is_over:
         r.status = OVER
         r.deadline = r.clock_key = r.auto = None
+        r.seats = series.record(r.seats, r.state.result or ())
         return [{"type": "seed_revealed", "seed": r.game["seed"], "commitment": r.game["commitment"]}]
     state = r.state
     key = r.clock_key

@@ -38,6 +38,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.transport not in ("fast", "standard"):
         print("rajas serve: --transport is fast or standard", file=sys.stderr)
         return 2
+    if not 0 <= args.bot_pace < args.stall:  # (a paced bot must not look stalled to the other nodes)
+        print("rajas serve: --bot-pace is 0 or more and less than --stall", file=sys.stderr)
+        return 2
     limits = Limits(
         rate=args.rate,
         burst=args.burst,

@@ -55,6 +55,7 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "history_per_room": ("RAJAS_HISTORY_PER_ROOM", int, 20, "finished games a room's page lists (its newest)"),
     "replay_cache": ("RAJAS_REPLAY_CACHE", int, 8, "replayed games kept in memory for the viewer (least recent go)"),
     "replay_steps": ("RAJAS_REPLAY_STEPS", int, 50, "steps one GET /api/games/ID/steps returns at most"),
+    "bot_pace": ("RAJAS_BOT_PACE", float, 0.5, "seconds each bot decision waits, so people can follow (below --stall)"),
 }
 
 

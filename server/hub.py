@@ -12,7 +12,7 @@ from typing import Any
 from rajas.protocol import ProtocolError, unpack
 from rajas.protocol.messages import RoomSettings
 
-from . import encoding
+from . import encoding, series
 from .changes import SetBot
 from .encoding import StateEncoder, public_state
 from .metrics import Metrics
@@ -28,10 +28,15 @@ LISTED = 100  # rooms one GET /api/rooms lists at most (the newest public rooms 
 
 class Hub(Rooms):
     def __init__(
-        self, store: RoomStore, metrics: Metrics | None = None, tick: float = 0.5, stall: float = 2.0
+        self,
+        store: RoomStore,
+        metrics: Metrics | None = None,
+        tick: float = 0.5,
+        stall: float = 2.0,
+        bot_pace: float = 0.0,
     ) -> None:
         super().__init__(store, metrics)
-        self.tasks = RoomTasks(self)
+        self.tasks = RoomTasks(self, bot_pace)
         self.hooks = self.tasks
         self.watchdog = Watchdog(self, self.tasks, tick, stall, getattr(store, "heartbeat", 2.0))
         self._watchdog: asyncio.Task[None] | None = None
@@ -71,5 +76,7 @@ class Hub(Rooms):
         room = await self.load(code, fresh=True)
         if room.status != OVER:
             raise ProtocolError("wrong_phase", "the log is available once the game is over")
-        entries = [unpack(e) for e in await self.store.log(code)]
-        return room.log(entries, public_state(room.state) if room.state is not None else None, via_watch)
+        # the room's log holds its whole series: this game's entries follow its mark (server/series.py)
+        entries = series.current_entries([unpack(e) for e in await self.store.log(code)])
+        data = room.log(entries, public_state(room.state) if room.state is not None else None, via_watch)
+        return data | {"game": series.number(room.game)}

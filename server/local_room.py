@@ -62,7 +62,7 @@ class LocalRoom:
         self.conns: set[Conn] = set()
         self.counts: Mapping[str, int] = EMPTY  # presence: read-only, replaced when it changes
         self.timers: dict[str, asyncio.Task[None]] = {}
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[tuple[str, int], Bot] = {}  # (game seed, seat) -> its bot
         self.driving = False
         self.listener: Callable[[bytes], None] | None = None
         self.last = time.monotonic()  # when this node last saw the room change (commit or channel)

@@ -154,6 +154,10 @@ class Metrics:
         self.stale_refusals_avoided = Counter(
             "rajas_stale_refusals_avoided_total", "refusals not made: the store had a newer room than this node's copy"
         )
+        # ---- issue 17 (rematch): the table's changes ----
+        self.table = Counter("rajas_table_changes_total", "rematches, and bot seats added or removed", "what")
+        for what in ("rematch", "add_bot", "remove_bot"):
+            self.table.inc(what, 0.0)
 
     def gauge(self, name: str, help: str, read: Callable[[], Iterable[tuple[str, float]]]) -> None:
         """`read` yields (label pairs as text, value) when scraped; label text '' for none."""
@@ -188,6 +192,7 @@ class Metrics:
             self.snapshot_sheets_skipped,
             self.stale_refusals_avoided,
             self.chat_lines,
+            self.table,
         ):
             lines += c.render()
         lines += self.limit_refusals.render()

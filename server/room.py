@@ -18,7 +18,7 @@ from rajas.engine.sheet import Sheet
 from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import RoomSettings
 
-from . import codes
+from . import codes, series
 from .frozen import EMPTY, FrozenDict, freeze, freeze_seats, freeze_seen
 from .sheet_cache import sheet_for
 from .turn_undo import TurnUndo
@@ -204,6 +204,8 @@ class Room:
                     "contributed": "entropy" in s,
                     "bot_at": s.get("bot_at"),  # away: when the bot takes the seat (server time)
                     "left": bool(s.get("left")),  # the owner left the game (server/seat_moves.py)
+                    "kind": s.get("kind"),
+                    "ready": bool(s.get("ready")) or s.get("kind") is not None,  # (a bot is always ready)
                 }
                 for s in self.seats
             ],
@@ -213,6 +215,7 @@ class Room:
             "seed": self.game["seed"] if self.game and over else None,
             "deadline": self.deadline,
             "auto": self.auto,
+            "series": series.view(self.seats, self.game, over),
         }
 
     def settings_view(self) -> dict[str, Any]:
@@ -238,7 +241,7 @@ class Room:
 
     def listing_changed(self, base: Room) -> bool:
         """Whether this change of `base` may change its listing: only lobby changes can (a decision cannot)."""
-        return base.status == LOBBY and (
+        return (base.status == LOBBY or self.status == LOBBY) and (  # (a rematch brings a room back to the lobby)
             self.status != LOBBY or self.seats is not base.seats or self.settings is not base.settings
         )
 

@@ -22,8 +22,9 @@ log = logging.getLogger("rajas.server")
 
 
 class RoomTasks(Hooks):
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Rooms, pace: float = 0.0) -> None:
         self.rooms = rooms
+        self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
@@ -132,15 +133,25 @@ class RoomTasks(Hooks):
             for _ in range(10_000):
                 room = await rooms.load(lr.code)
                 seat = room.bot_to_move()
-                if seat is None or room.state is None or room.game is None:
+                if seat is not None and self.pace > 0:
+                    # one decision at a time, each shown for a moment (also for an away player's seat)
+                    await asyncio.sleep(self.pace)
+                    room = await rooms.load(lr.code)  # (a person may have acted meanwhile: the owner came back)
+                    seat = room.bot_to_move()
+                state, game = room.state, room.game
+                if seat is None or state is None or game is None:
                     return
-                bot = lr.bots.get(seat)
+                kind = room.seats[seat].get("kind") or room.settings["bot"]  # a bot's seat, or an away player's
+                key = (str(game["seed"]), seat)
+                bot = lr.bots.get(key)
                 if bot is None:
-                    bot = lr.bots[seat] = BOTS[room.settings["bot"]](f"{room.game['seed']}:{seat}")
-                if room.settings["bot"] == "greedy":
-                    decision = await asyncio.to_thread(bot, room.state)  # a few ms: off the event loop
+                    if len(lr.bots) >= 5:
+                        lr.bots.clear()  # (another game's bots: at most one per seat of the game in play)
+                    bot = lr.bots[key] = BOTS[kind](f"{game['seed']}:{seat}")
+                if kind == "greedy":
+                    decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
                 else:
-                    decision = bot(room.state)
+                    decision = bot(state)
                 with contextlib.suppress(ProtocolError):
                     if await rooms.change(lr.code, BotPlay(seat, decision.to_wire(), room.v, time.time())):
                         rooms.metrics.decisions.inc("bot")

@@ -75,7 +75,9 @@ def serve(args: argparse.Namespace, limits: Limits) -> None:
         replay_steps=args.replay_steps,
     )
     tick = min(0.5, args.stall / 2)
-    app = create_app(store, limits, node=node, history_settings=history, tick=tick, stall=args.stall)
+    app = create_app(
+        store, limits, node=node, history_settings=history, tick=tick, stall=args.stall, bot_pace=args.bot_pace
+    )
     # A cyclic-GC pass looks at every tracked object (each a cache miss in a heap of thousands of sockets),
     # a pause for everyone in every room. Almost all our garbage is acyclic and freed by reference counting,
     # and the hot path keeps no new container objects alive, so passes are made rare; /metrics shows them.

@@ -14,6 +14,7 @@ from typing import Any
 from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
 from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
+    AddBot,
     BotNow,
     ChangeSettings,
     Chat,
@@ -28,6 +29,9 @@ from rajas.protocol.messages import (
     Kick,
     Leave,
     Ping,
+    Ready,
+    Rematch,
+    RemoveBot,
     Start,
     Undo,
 )
@@ -35,6 +39,7 @@ from rajas.protocol.messages import (
 from . import changes, chat, seat_moves
 from .connection import Conn, Frame
 from .hub import Hub
+from .lobby_changes import SeatReady
 from .logs import Gate
 from .room import LOBBY, Room
 from .undo import TakeBack
@@ -172,10 +177,15 @@ class Session:
         if isinstance(msg, ChatRules):
             await chat.rules(self.hub, self.conn, msg)
             return None
-        if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
+        if isinstance(msg, Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch):
             return await self.host_action(msg)
         if isinstance(msg, BotNow):
             return await self.bot_now(msg)
+        if isinstance(msg, Ready):
+            if self.conn.role != "player":
+                raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+            await self.hub.change(self._room_code(), SeatReady(self.conn.token, msg.ready))
+            return None
         raise ProtocolError("malformed_frame", "unknown message")
 
     def created(self, room: Room) -> dict[str, Any]:
@@ -270,10 +280,14 @@ class Session:
             await self.hub.detach(self.conn)
         return None
 
-    async def host_action(self, msg: Kick | Start | HandOver | ChangeSettings) -> dict[str, Any] | None:
+    async def host_action(
+        self, msg: Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch
+    ) -> dict[str, Any] | None:
         code = self._room_code()
         act = changes.HostAction(self.conn.host_token, self.conn.token, msg, time.time())
         result = await self.hub.change(code, act)
+        if isinstance(msg, AddBot | RemoveBot | Rematch):
+            self.hub.metrics.table.inc(msg.type)
         if isinstance(msg, HandOver):
             self.conn.host_token = None  # the old host token stopped working
         if isinstance(msg, ChangeSettings):

@@ -18,7 +18,8 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """A real server (in-memory store) for the whole e2e session; killed afterwards."""
-    with rajas_serve("e2e-server.log") as url:
+    # bots' decisions barely paced (RAJAS_BOT_PACE): the tests follow them by their state, not by eye
+    with rajas_serve("e2e-server.log", env={"RAJAS_BOT_PACE": "0.02"}) as url:
         yield url
 
 

@@ -247,7 +247,7 @@ def test_the_final_scores_appear_for_everyone(room: dict[str, Any]) -> None:
     host, guest, watcher = room["host"], room["guest"], room["watcher"]
     for p in (host, guest, watcher):
         p.wait_for_selector("[data-overlay=result] .result-table")
-        rows = p.locator("[data-overlay=result] table:not([data-breakdown]) tbody tr")
+        rows = p.locator("[data-overlay=result] table:not([data-breakdown]):not(.series-table) tbody tr")
         assert rows.count() == 2
         assert p.locator("[data-overlay=result] tr.winner").count() >= 1
         overlaps = [float(rows.nth(i).locator("[data-overlap]").get_attribute("data-overlap")) for i in range(2)]
@@ -256,7 +256,7 @@ def test_the_final_scores_appear_for_everyone(room: dict[str, Any]) -> None:
             "overlap", "karma_gained", "karma_used", "shared"
         )
     # where the points came from: each player's column of sources adds up to the fame and money above
-    rows = host.locator("[data-overlay=result] table:not([data-breakdown]) tbody tr")
+    rows = host.locator("[data-overlay=result] table:not([data-breakdown]):not(.series-table) tbody tr")
     for track, col in (("fame", 2), ("money", 3)):
         totals = [int(rows.nth(i).locator("td").nth(col).inner_text()) for i in range(2)]
         table = host.locator(f"[data-overlay=result] table[data-breakdown={track}]")

@@ -118,6 +118,7 @@ async def test_random_malformed_messages_get_documented_codes_never_internal() -
         "decide": {"decision": ["pass", [], -1]}, "snapshot": {}, "ping": {},
         "contribute": {"commitment": "0" * 64, "value": "1" * 64},
         "undo": {"v": 1}, "chat": {"text": "hi"}, "chat_rules": {"spectators": False}, "bot_now": {"seat": 1},
+        "ready": {"ready": True}, "rematch": {}, "add_bot": {"kind": "random"}, "remove_bot": {"seat": 1},  # issue 17
     }  # fmt: skip
     assert set(base) == set(CLIENT_TYPES)
     env = {"RAJAS_RATE": "100000", "RAJAS_BURST": "100000", "RAJAS_STRIKES": "100000", "RAJAS_ROOMS_PER_MINUTE": "1000"}

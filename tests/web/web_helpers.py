@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import os
 import shutil
 import socket
 import subprocess
@@ -36,9 +37,9 @@ def open_demo(page: Any, base_url: str, fixture: str, lang: str = "en") -> None:
 
 
 @contextmanager
-def rajas_serve(log_name: str = "web-server.log") -> Iterator[str]:
+def rajas_serve(log_name: str = "web-server.log", env: dict[str, str] | None = None) -> Iterator[str]:
     """A real `rajas serve` (in-memory rooms) on a free port, serving this checkout's client_web/; its URL.
-    Its output goes to tests/artifacts/`log_name`."""
+    Its output goes to tests/artifacts/`log_name`; `env` adds RAJAS_* settings."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
@@ -48,7 +49,7 @@ def rajas_serve(log_name: str = "web-server.log") -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     with open(ARTIFACTS / log_name, "w") as log:
         args = [*cmd, "serve", "--host", "127.0.0.1", "--port", str(port)]
-        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ, **(env or {})})
         try:
             deadline = time.monotonic() + 20
             while True:
