@@ -14,15 +14,14 @@ from rajas.engine import Decision, RulesError, new_game
 from rajas.engine import apply as apply_decision
 from rajas.engine.rng import DICE_VERSION, bot_contribution
 from rajas.protocol.errors import ProtocolError
-from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rematch, RemoveBot, RoomSettings, Start
+from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rematch, RemoveBot, Start
 
-from . import codes, lobby_changes, series
+from . import lobby_changes, series
 from .errors import from_rules
-from .frozen import FrozenDict, freeze
-from .lobby_changes import SeatReady
+from .frozen import freeze
+from .lobby_changes import SeatReady, change_settings, hand_over, kick, leave, take_seat
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .seat_moves import LeaveGame, SeatCommand, apply_seat
-from .sheet_cache import sheet_for
 from .undo import TakeBack, take_back, track
 
 # ---- outcomes -------------------------------------------------------------------------------------------
@@ -205,65 +204,6 @@ def host_action(r: Room, cmd: HostAction) -> Outcome:
 
 
 # ---- the changes (each on a clone) ---------------------------------------------------------------------
-
-
-def take_seat(r: Room, name: str, host_token: str | None) -> tuple[FrozenDict, list[Event]]:
-    r.require_lobby()
-    if len(r.seats) >= r.settings["seats"]:
-        raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
-    # two players of one name could not tell their seats (and the log) apart
-    key = name.strip().casefold()
-    if any(s["name"].strip().casefold() == key for s in r.seats):
-        raise ProtocolError("name_taken", "someone in this room already has this name")
-    seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False})
-    r.seats = (*r.seats, seat)
-    events: list[Event] = [{"type": "seat_taken", "seat": len(r.seats) - 1, "id": seat["id"], "name": name}]
-    if host_token is not None and host_token == r.host_token and r.host is None:
-        r.host = seat["id"]
-        events.append({"type": "host_changed", "host": seat["id"]})
-    return seat, events
-
-
-def _remove_seat(r: Room, seat: int, kind: str) -> list[Event]:
-    gone = r.seats[seat]
-    r.seats = r.seats[:seat] + r.seats[seat + 1 :]
-    events: list[Event] = [{"type": kind, "id": gone["id"], "name": gone["name"]}]
-    if r.host == gone["id"]:
-        r.host = None  # the host token still works; a seated player can be made host with it
-        events.append({"type": "host_changed", "host": None})
-    return events
-
-
-def leave(r: Room, seat: int) -> list[Event]:
-    r.require_lobby()
-    return _remove_seat(r, seat, "seat_left")
-
-
-def kick(r: Room, seat: int) -> list[Event]:
-    r.require_lobby()
-    if not 0 <= seat < len(r.seats):
-        raise ProtocolError("wrong_phase", f"no player in seat {seat}")
-    return _remove_seat(r, seat, "kicked")
-
-
-def hand_over(r: Room, seat: int) -> list[Event]:
-    if not 0 <= seat < len(r.seats):
-        raise ProtocolError("wrong_phase", f"no player in seat {seat}")
-    lobby_changes.no_bot_host(r.seats[seat])
-    r.host = r.seats[seat]["id"]
-    r.host_token = codes.token()  # the old host token stops working: hosting moved
-    return [{"type": "host_changed", "host": r.host}]
-
-
-def change_settings(r: Room, settings: RoomSettings) -> list[Event]:
-    """The host's new settings (lobby only): checked like a new room's, and never fewer seats than taken."""
-    r.require_lobby()
-    if settings.seats < len(r.seats):
-        raise ProtocolError("bad_settings", f"{len(r.seats)} players are seated: seats cannot go below that")
-    new = settings.model_dump()
-    r.sheet = sheet_for(new)
-    r.settings = freeze(new)
-    return [{"type": "settings_changed", "settings": r.settings_view()}]
 
 
 def contribute(r: Room, seat: int, commitment: str, value: str) -> list[Event]:

@@ -1,7 +1,7 @@
-"""The room changes of rematch and bot seats (issue 17): a player's "play again" flag, the host's rematch
-(the finished game's room back to the lobby with its seats, codes and settings, and a new dice seed), and the
-host's bot seats. Each changes a clone and returns its events, or refuses with a ProtocolError (see
-server/changes.py, which calls these)."""
+"""The room changes of the lobby: taking, leaving and kicking seats, hosting and settings; a player's "play
+again" flag, the host's rematch (the finished game's room back to the lobby with its seats, codes and
+settings, and a new dice seed), and the host's bot seats. Each changes a clone and returns its events, or
+refuses with a ProtocolError (server/changes.py, the reducer, calls these)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rajas.protocol.errors import ProtocolError
-from rajas.protocol.messages import AddBot, Rematch, RemoveBot
+from rajas.protocol.messages import AddBot, Rematch, RemoveBot, RoomSettings
 
 from . import codes, series
 from .frozen import FrozenDict, freeze
 from .room import LOBBY, OVER, Event, Room, new_seed
+from .sheet_cache import sheet_for
 
 BOT_NAME = "Bot {n}"  # a bot seat's name: the first number no one in the room has
 
@@ -110,3 +111,65 @@ def starting(r: Room) -> None:
         raise ProtocolError("wrong_phase", "a game needs at least one person in a seat")
     if any(s.get("ready") for s in r.seats):
         r.seats = tuple(FrozenDict({**s, "ready": False}) if s.get("ready") else s for s in r.seats)
+
+
+# ---- seats and settings in the lobby (the reducer, server/changes.py, dispatches here) ---------------------
+
+
+def take_seat(r: Room, name: str, host_token: str | None) -> tuple[FrozenDict, list[Event]]:
+    r.require_lobby()
+    if len(r.seats) >= r.settings["seats"]:
+        raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
+    # two players of one name could not tell their seats (and the log) apart
+    key = name.strip().casefold()
+    if any(s["name"].strip().casefold() == key for s in r.seats):
+        raise ProtocolError("name_taken", "someone in this room already has this name")
+    seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False})
+    r.seats = (*r.seats, seat)
+    events: list[Event] = [{"type": "seat_taken", "seat": len(r.seats) - 1, "id": seat["id"], "name": name}]
+    if host_token is not None and host_token == r.host_token and r.host is None:
+        r.host = seat["id"]
+        events.append({"type": "host_changed", "host": seat["id"]})
+    return seat, events
+
+
+def _remove_seat(r: Room, seat: int, kind: str) -> list[Event]:
+    gone = r.seats[seat]
+    r.seats = r.seats[:seat] + r.seats[seat + 1 :]
+    events: list[Event] = [{"type": kind, "id": gone["id"], "name": gone["name"]}]
+    if r.host == gone["id"]:
+        r.host = None  # the host token still works; a seated player can be made host with it
+        events.append({"type": "host_changed", "host": None})
+    return events
+
+
+def leave(r: Room, seat: int) -> list[Event]:
+    r.require_lobby()
+    return _remove_seat(r, seat, "seat_left")
+
+
+def kick(r: Room, seat: int) -> list[Event]:
+    r.require_lobby()
+    if not 0 <= seat < len(r.seats):
+        raise ProtocolError("wrong_phase", f"no player in seat {seat}")
+    return _remove_seat(r, seat, "kicked")
+
+
+def hand_over(r: Room, seat: int) -> list[Event]:
+    if not 0 <= seat < len(r.seats):
+        raise ProtocolError("wrong_phase", f"no player in seat {seat}")
+    no_bot_host(r.seats[seat])
+    r.host = r.seats[seat]["id"]
+    r.host_token = codes.token()  # the old host token stops working: hosting moved
+    return [{"type": "host_changed", "host": r.host}]
+
+
+def change_settings(r: Room, settings: RoomSettings) -> list[Event]:
+    """The host's new settings (lobby only): checked like a new room's, and never fewer seats than taken."""
+    r.require_lobby()
+    if settings.seats < len(r.seats):
+        raise ProtocolError("bad_settings", f"{len(r.seats)} players are seated: seats cannot go below that")
+    new = settings.model_dump()
+    r.sheet = sheet_for(new)
+    r.settings = freeze(new)
+    return [{"type": "settings_changed", "settings": r.settings_view()}]

@@ -25,13 +25,13 @@ from .encoding import peek, update
 from .frozen import EMPTY, FrozenDict
 from .local_room import LocalRoom
 from .metrics import Metrics
-from .room import Event, Room
-from .seat_moves import SEAT_ENDS, metric_label, seat_end_notice
+from .milestones import log_milestones
+from .room import Room
+from .seat_moves import SEAT_ENDS, seat_end_notice
 from .store import SPECTATORS, RoomStore, connected_seats
 
 log = logging.getLogger("rajas.server")
 COMMIT_TRIES = 8
-MILESTONES = frozenset(("game_starting", "game_over", "bot_took_over", "clock_expired"))  # events that are logged
 
 
 class Hooks:
@@ -163,7 +163,7 @@ class Rooms:
                     raise refused
             if done and isinstance(outcome, Change):
                 self.hooks.committed(lr, new)
-                if self._log_milestones(code, outcome.events) and self.on_finished is not None:
+                if log_milestones(self.metrics, code, outcome.events) and self.on_finished is not None:
                     self.on_finished(new)
                 return outcome.reply
         raise ProtocolError("internal", "the room is too busy, try again")
@@ -228,27 +228,6 @@ class Rooms:
             self._on_message(lr, packed)
             lr.mine = None
         return True
-
-    def _log_milestones(self, code: str, events: list[Event]) -> bool:
-        """Logs the events worth a line; True when the game ended."""
-        over = False
-        for e in events:
-            kind = e.get("type")
-            seat_change = metric_label(e)  # (away, back, moved, left, taken over, the bot: server/seat_moves.py)
-            if seat_change is not None:
-                self.metrics.seat_changes.inc(seat_change)
-            if kind not in MILESTONES:
-                continue
-            if kind == "game_starting":
-                log.info("game started", extra={"event": "game_started", "room": code, "players": e["players"]})
-                for c in e.get("contributions") or ():
-                    self.metrics.contributions.inc(c["by"])
-            elif kind == "game_over":
-                log.info("game over", extra={"event": "game_over", "room": code})
-                over = True
-            elif kind in ("bot_took_over", "clock_expired"):
-                log.info(kind.replace("_", " "), extra={"event": kind, "room": code, "player": e["player"]})
-        return over
 
     # ---- fan-out -----------------------------------------------------------------------------------------
 
