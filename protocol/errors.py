@@ -30,6 +30,8 @@ ErrorCode = Literal[
     "server_full",  # this node holds all the rooms it may: HTTP 503
     "too_many_connections",  # this client address has all the websockets it may: the upgrade gets HTTP 429
     "request_timeout",  # a request head or body not complete in time: HTTP 408, connection closed
+    "email_unavailable",  # e-mail notices: this server has no SMTP (RAJAS_SMTP_URL), or the room is not turn-based
+    "bad_email",  # an e-mail address that is not one (or too long)
     "internal",
 ]
 

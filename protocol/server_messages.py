@@ -66,6 +66,7 @@ class RoomView(_Msg):
     seed: str | None  # revealed when the game is over
     deadline: float | None  # unix time the turn clock runs out
     auto: list[int] | None  # [round, turn, seat]: the bot finishes this timed-out turn
+    turn_began: float | None = None  # unix time the current turn began (while a game is in play)
 
 
 class GameView(_Msg):

@@ -21,6 +21,7 @@ from .errors import from_rules
 from .frozen import FrozenDict, freeze
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .sheet_cache import sheet_for
+from .turn_rules import TurnCommand, apply_turn, limit_seconds
 
 # ---- outcomes -------------------------------------------------------------------------------------------
 
@@ -117,7 +118,7 @@ class HostAction:
     now: float
 
 
-Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction
+Command = Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | TurnCommand
 
 
 def apply(r: Room, cmd: Command) -> Outcome:
@@ -150,7 +151,10 @@ def apply(r: Room, cmd: Command) -> Outcome:
     if isinstance(cmd, Contribute):
         events = contribute(r, r.seat_for(cmd.token), cmd.commitment, cmd.value)
         return Change(events) if events else UNCHANGED  # (the same value again: a page reloaded)
-    return host_action(r, cmd)
+    if isinstance(cmd, HostAction):
+        return host_action(r, cmd)
+    turn = apply_turn(r, cmd)  # (turn-based rooms: server/turn_rules.py)
+    return Change(turn, None, {"done": True}) if turn is not None else UNCHANGED
 
 
 def play(r: Room, cmd: Play) -> Outcome:
@@ -328,13 +332,14 @@ def _after_game_change(r: Room, now: float) -> list[Event]:
     r.updated = now
     if r.state.is_over:
         r.status = OVER
-        r.deadline = r.clock_key = r.auto = None
+        r.deadline = r.clock_key = r.auto = r.began = None
         return [{"type": "seed_revealed", "seed": r.game["seed"], "commitment": r.game["commitment"]}]
     state = r.state
     key = r.clock_key
     if key is None or key[0] != state.round or key[1] != state.turn or key[2] != state.current:
         r.clock_key = (state.round, state.turn, state.current)
         r.auto = None
-        clock = r.settings["turn_clock"]
-        r.deadline = now + clock if clock else None
+        r.began = (now, r.v + 1)  # (the commit makes this version)
+        limit = limit_seconds(r.settings)
+        r.deadline = now + limit if limit else None
     return []

@@ -43,6 +43,15 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "stall": ("RAJAS_STALL", float, 2.0, "seconds a room owed a bot move or a clock may sit before takeover"),
     "transport": ("RAJAS_TRANSPORT", str, "fast", "fast (private uvicorn overrides) or standard (public ASGI only)"),
     "sheet_cache": ("RAJAS_SHEET_CACHE", int, 64, "parsed custom sheets kept in memory (least recently used go)"),
+    # ---- turn-based rooms and turn e-mails (server/turn_based.py, server/mail.py) ----
+    "turn_room_ttl": (
+        "RAJAS_TURN_ROOM_TTL", float, 30 * 86400.0,
+        "seconds a turn-based room in play is kept after its last turn began",
+    ),
+    "turn_unit": ("RAJAS_TURN_UNIT", float, 3600.0, "seconds in an hour of a turn limit (for tests only)"),
+    "smtp_url": ("RAJAS_SMTP_URL", str, None, "turn e-mails: smtp://user:pass@host:587?starttls=1 or smtps://..."),
+    "smtp_from": ("RAJAS_SMTP_FROM", str, None, "turn e-mails: the sender address"),
+    "public_url": ("RAJAS_PUBLIC_URL", str, None, "the address players reach this server at (links in e-mails)"),
 }
 
 

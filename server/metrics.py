@@ -129,6 +129,7 @@ class Metrics:
             self.limit_refusals.inc(limit, 0.0)
         # ----
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
+        self.extra: list[Counter] = []  # counters of optional parts (turn e-mails), rendered after the rest
         # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
         from .sheet_cache import SHEETS
 
@@ -176,6 +177,7 @@ class Metrics:
             self.snapshots_shared,
             self.snapshot_sheets_skipped,
             self.stale_refusals_avoided,
+            *self.extra,
         ):
             lines += c.render()
         lines += self.limit_refusals.render()

@@ -46,6 +46,7 @@ def _turn(key: Any) -> Turn | None:
 # Every field of a room (its __slots__; kept by name because a class compiled with mypyc has no __slots__).
 FIELDS = (
     "auto",
+    "began",
     "clock_key",
     "code",
     "created",
@@ -53,6 +54,7 @@ FIELDS = (
     "game",
     "host",
     "host_token",
+    "reminded",
     "seats",
     "seen",
     "settings",
@@ -81,6 +83,8 @@ class Room:
     deadline: float | None
     clock_key: Turn | None  # the turn the clock runs for
     auto: Turn | None  # the clock ran out for this turn: the bot finishes it
+    began: tuple[float, int] | None  # when the current turn began, and the version that began it
+    reminded: Turn | None  # the turn whose reminder went out (turn-based rooms)
     seen: Mapping[str, tuple[str | int, ...]]  # seat id -> the ids of its last decisions
     created: float
     updated: float
@@ -104,6 +108,7 @@ class Room:
         r.deadline = None
         r.clock_key = None
         r.auto = None
+        r.began = r.reminded = None
         r.seen = EMPTY
         r.created = r.updated = now if now is not None else time.time()
         return r
@@ -118,6 +123,7 @@ class Room:
         r.seats = self.seats
         r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
         r.deadline, r.clock_key, r.auto, r.seen = self.deadline, self.clock_key, self.auto, self.seen
+        r.began, r.reminded = self.began, self.reminded
         r.created, r.updated, r.sheet = self.created, self.updated, self.sheet
         return r
 
@@ -147,6 +153,8 @@ class Room:
             "deadline": self.deadline,
             "clock_key": self.clock_key,
             "auto": self.auto,
+            "began": self.began,
+            "reminded": self.reminded,
             "seen": self.seen,
             "updated": self.updated,
         }
@@ -168,6 +176,9 @@ class Room:
         r.deadline = d["deadline"]
         r.clock_key = _turn(d["clock_key"])
         r.auto = _turn(d["auto"])
+        began = d.get("began")
+        r.began = (float(began[0]), int(began[1])) if began is not None else None
+        r.reminded = _turn(d.get("reminded"))
         r.seen = freeze_seen(d["seen"])
         r.created = d["created"]
         r.updated = d["updated"]
@@ -204,6 +215,7 @@ class Room:
             "seed": self.game["seed"] if self.game and over else None,
             "deadline": self.deadline,
             "auto": self.auto,
+            "turn_began": self.began[0] if self.began is not None and self.status == PLAYING else None,
         }
 
     def settings_view(self) -> dict[str, Any]:

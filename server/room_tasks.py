@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 from rajas.engine.bots import BOTS
 from rajas.protocol import ProtocolError
@@ -16,6 +17,7 @@ from .changes import BotPlay, ExpireClock, SetBot
 from .local_room import LocalRoom
 from .room import PLAYING, Room, Turn
 from .rooms import Hooks, Rooms
+from .turn_rules import skip_bot, turn_based
 
 log = logging.getLogger("rajas.server")
 
@@ -23,10 +25,13 @@ log = logging.getLogger("rajas.server")
 class RoomTasks(Hooks):
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
+        self.after_commit: Callable[[LocalRoom, Room], None] | None = None  # turn-based rooms (turn_based.py)
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
     def committed(self, lr: LocalRoom, room: Room) -> None:
+        if self.after_commit is not None:
+            self.after_commit(lr, room)
         if room.status != PLAYING:
             old = lr.timers.pop("clock", None)
             if old is not None:
@@ -59,7 +64,7 @@ class RoomTasks(Hooks):
 
     def left(self, lr: LocalRoom, seat_id: str) -> None:
         room = lr.room
-        if room is not None and room.status == PLAYING:
+        if room is not None and room.status == PLAYING and not turn_based(room.settings):
             self.start_grace(lr, seat_id, room.settings["grace"])
 
     def presence(self, lr: LocalRoom) -> None:
@@ -70,7 +75,7 @@ class RoomTasks(Hooks):
 
     def grace_for_absent(self, lr: LocalRoom, room: Room) -> None:
         """A seat nobody is connected to gets its grace timer (its own node may be gone)."""
-        if room.status != PLAYING:
+        if room.status != PLAYING or turn_based(room.settings):  # (a turn-based room keeps its seats)
             return
         for seat in room.seats:
             if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0:
@@ -119,7 +124,9 @@ class RoomTasks(Hooks):
                     return
                 bot = lr.bots.get(seat)
                 if bot is None:
-                    bot = lr.bots[seat] = BOTS[room.settings["bot"]](f"{room.game['seed']}:{seat}")
+                    skip = turn_based(room.settings) and room.settings["after_limit"] == "skip"
+                    make = skip_bot if skip else BOTS[room.settings["bot"]]
+                    bot = lr.bots[seat] = make(f"{room.game['seed']}:{seat}")
                 if room.settings["bot"] == "greedy":
                     decision = await asyncio.to_thread(bot, room.state)  # a few ms: off the event loop
                 else:

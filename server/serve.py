@@ -17,6 +17,7 @@ from .memory_store import MemoryStore
 from .metrics import watch_gc
 from .redis_store import RedisStore
 from .store import RoomStore
+from .turn_based import TurnConfig
 
 
 def make_store(
@@ -67,6 +68,7 @@ def serve(args: argparse.Namespace, limits: Limits) -> None:
     raise_fd_limit()
     store = make_store(args.redis, args.room_ttl, node, args.heartbeat, args.node_ttl)
     app = create_app(store, limits, node=node, tick=min(0.5, args.stall / 2), stall=args.stall)
+    app.state.hub.turns.configure(TurnConfig.from_args(args))
     # A cyclic-GC pass looks at every tracked object (each a cache miss in a heap of thousands of sockets),
     # a pause for everyone in every room. Almost all our garbage is acyclic and freed by reference counting,
     # and the hot path keeps no new container objects alive, so passes are made rare; /metrics shows them.

@@ -18,6 +18,7 @@ from rajas.protocol.messages import (
     Contribute,
     CreateRoom,
     Decide,
+    Email,
     GetSnapshot,
     HandOver,
     Hello,
@@ -28,7 +29,7 @@ from rajas.protocol.messages import (
     Start,
 )
 
-from . import changes
+from . import changes, turn_rules
 from .connection import Conn, Frame
 from .hub import Hub
 from .logs import Gate
@@ -127,7 +128,7 @@ class Session:
             if msg.protocol != PROTOCOL_VERSION:
                 raise ProtocolError("protocol_version", f"this server speaks protocol {PROTOCOL_VERSION}")
             self.conn.greeted = True
-            return {"protocol": PROTOCOL_VERSION, "server": "rajas"}
+            return {"protocol": PROTOCOL_VERSION, "server": "rajas", "email": self.hub.turns.mailer.enabled}
         if not self.conn.greeted:
             raise ProtocolError("protocol_version", f"say hello first (protocol {PROTOCOL_VERSION})")
         if isinstance(msg, Ping):
@@ -155,6 +156,8 @@ class Session:
             return await self.leave()
         if isinstance(msg, Contribute):
             return await self.contribute(msg)
+        if isinstance(msg, Email):
+            return await self.email(msg)
         if isinstance(msg, Kick | Start | HandOver | ChangeSettings):
             return await self.host_action(msg)
         raise ProtocolError("malformed_frame", "unknown message")
@@ -222,6 +225,16 @@ class Session:
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
         await self.hub.change(code, changes.Contribute(self.conn.token, msg.commitment, msg.value))
+        return None
+
+    async def email(self, msg: Email) -> dict[str, Any] | None:
+        """A seated player's address for turn e-mails (server/turn_rules.py): kept with the seat, shown to nobody."""
+        code = self._room_code()
+        if self.conn.role != "player":
+            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+        if not self.hub.turns.mailer.enabled:
+            raise ProtocolError("email_unavailable", "this server sends no e-mail")
+        await self.hub.change(code, turn_rules.SetEmail(self.conn.token, msg.address))
         return None
 
     async def leave(self) -> dict[str, Any] | None:

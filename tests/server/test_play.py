@@ -103,6 +103,7 @@ async def test_the_error_code_list_is_what_the_tests_cover() -> None:
         "illegal_decision", "malformed_decision", "game_over", "stale_version", "rate_limited", "internal",
         "bad_commitment", "contribution_fixed",  # tests/server/test_fairness.py
         "name_taken",  # tests/server/test_lobby.py
+        "bad_email", "email_unavailable",  # tests/server/test_turns.py
     }  # fmt: skip
     # The limits' refusals: each replayed against a real `rajas serve` in tests/security.
     covered |= {"too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout"}
