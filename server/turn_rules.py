@@ -21,6 +21,7 @@ from .frozen import FrozenDict
 from .room import PLAYING, Event, Room, Turn
 
 HOUR = 3600.0
+SPENDS_KARMA = ("karma", "reroll")
 REMIND_AT = 0.75  # the reminder goes when this share of the limit has passed
 EMAIL_MAX = 254  # RFC 5321's longest forward path
 # One @, no spaces or angle brackets, a dot in the domain: enough to refuse what cannot be an address (and what
@@ -83,22 +84,24 @@ def check_email(address: str | None) -> str | None:
 
 def skip_decision(state: GameState) -> Decision:
     """The smallest legal way through a turn whose limit ran out (docs/rules-decisions.md, "Turn-based rooms"):
-    `pass` where the engine offers it; otherwise the option after which the player has the least fame plus
-    money, then the most karma kept (a skip spends none of it by choice), then the first in the engine's order."""
+    `pass` where the engine offers it; otherwise never spending karma (no `karma`, no `reroll` while another
+    option is open), the option after which the player has the least fame plus money, the first in the engine's
+    order among equals."""
     p = pending(state)
     options: list[Decision] = list(p["options"])
     seat = p["player"]
     for d in options:
         if d.kind == "pass":
             return d
-    best = options[0]
-    best_key: tuple[int, int] | None = None
-    for d in options:
+    free = [d for d in options if d.kind not in SPENDS_KARMA] or options
+    best = free[0]
+    best_gain: int | None = None
+    for d in free:
         after, _ = apply(state, d, player=seat)
         me = after.players[seat]
-        key = (me.fame + me.money, -me.karma)
-        if best_key is None or key < best_key:
-            best, best_key = d, key
+        gain = me.fame + me.money
+        if best_gain is None or gain < best_gain:
+            best, best_gain = d, gain
     return best
 
 

@@ -4,13 +4,17 @@ or a skip after it, seats kept however long their players are away, and a room k
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator
 
 import pytest
+from rajas.engine import apply, new_game, pending
+from rajas.protocol import unpack
 from rajas.protocol.client import ServerError
 from rajas.server.memory_store import MemoryStore
 from rajas.server.redis_store import RedisStore
+from rajas.server.sheet_cache import sheet_for
 from rajas.server.turn_rules import skip_decision
 
 from .conftest import Clients, Running, make_store, run_server, seated_room
@@ -114,3 +118,60 @@ async def test_e_mail_is_refused_without_smtp(turns_server: Running, clients: Cl
         await a.request("email", address="a@example.org")
     assert e.value.code == "email_unavailable"
     assert await a.request("ping")
+
+
+async def test_a_turn_limit_outlives_the_node_that_armed_it(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, clients: Clients
+) -> None:
+    """Two nodes on one Redis: the node that began the turn stops, nobody is connected anywhere, and the other
+    node, which never had the room, sees the deadline in the turn index and lets the skip play the turn."""
+    monkeypatch.setenv("RAJAS_TURN_UNIT", str(UNIT))
+    async with run_server(RedisStore(redis_url)) as other:
+        async with run_server(RedisStore(redis_url)) as first:
+            created, seated = await seated_room(clients, first.url, mode="turns", turn_limit=3, after_limit="skip")
+            code = created["code"]
+            for c in seated:
+                await c.close()
+        assert code not in other.hub.rooms
+        deadline = time.monotonic() + 10
+        while not await other.store.log(code) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        entries = [unpack(e) for e in await other.store.log(code)]
+        assert entries and entries[0][2] == "bot"  # (the skip is played by the server, as the bot's moves are)
+        room = await other.hub.load(code, fresh=True)
+        assert room.status == "playing" and not any(s["bot"] for s in room.seats)
+
+
+def test_the_skip_passes_where_the_rules_allow_it_and_otherwise_gains_least_and_spends_no_karma() -> None:
+    """docs/rules-decisions.md, "Turn-based rooms": the skip is the smallest legal way through a turn."""
+    sheet = sheet_for({"sheet": "sun"})
+    passed = 0
+    for g in range(12):
+        state, _ = new_game(3, f"skip-{g}", sheet)
+        rng = random.Random(g)
+        while not state.is_over:
+            p = pending(state)
+            options, seat = p["options"], p["player"]
+            skip = skip_decision(state)
+            assert skip in options
+            if any(o.kind == "pass" for o in options):
+                assert skip.kind == "pass"
+                passed += 1
+            else:
+                free = [o for o in options if o.kind not in ("karma", "reroll")] or options
+                gains = [apply(state, o, player=seat)[0].players[seat] for o in free]
+                assert skip in free
+                me = apply(state, skip, player=seat)[0].players[seat]
+                assert me.fame + me.money == min(x.fame + x.money for x in gains)
+            state, _ = apply(state, rng.choice(options), player=seat)
+    assert passed > 0
+
+
+def test_a_game_whose_every_turn_is_skipped_still_ends() -> None:
+    for sheet in ("sun", "moon"):
+        state, _ = new_game(4, "all-away", sheet_for({"sheet": sheet}))
+        for _ in range(5000):
+            if state.is_over:
+                break
+            state, _ = apply(state, skip_decision(state), player=pending(state)["player"])
+        assert state.is_over and all(r["karma_used"] == 0 for r in state.result)
