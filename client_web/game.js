@@ -14,6 +14,7 @@ import { helpButton } from "./help.js";
 import { winnerText, showResult } from "./game_end.js";
 import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
+import { paintTurn } from "./turns.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -229,7 +230,7 @@ export class GameView {
 
   renderClock() {
     const n = this.el.querySelector("[data-clock]");
-    if (!n) return;
+    if (!n || paintTurn(n, this)) return; // (a turn-based game: whose turn since when, turns.js)
     const d = this.S.room?.deadline;
     if (!d || this.S.room.status !== STATUS.PLAYING) { n.textContent = ""; return; }
     const left = Math.max(0, Math.round(d - Date.now() / 1000));

@@ -9,7 +9,7 @@ export const CLIENT_NAME = "rajas-web/1.0";
 // client -> server (protocol/messages.py CLIENT_TYPES)
 export const CLIENT_TYPES = Object.freeze([
   "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-  "contribute",
+  "contribute", "email",
 ]);
 export const MSG = Object.freeze(Object.fromEntries(CLIENT_TYPES.map((t) => [t.toUpperCase(), t])));
 
@@ -21,7 +21,8 @@ export const ERROR_CODES = Object.freeze([
   "malformed_frame", "protocol_version", "not_joined", "bad_token", "room_not_found", "room_full",
   "name_taken", "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
   "illegal_decision", "malformed_decision", "game_over", "stale_version", "bad_commitment", "contribution_fixed",
-  "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout", "internal",
+  "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout",
+  "email_unavailable", "bad_email", "internal",
 ]);
 
 export const ROLES = Object.freeze({ PLAYER: "player", SPECTATOR: "spectator" });

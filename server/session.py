@@ -235,7 +235,7 @@ class Session:
         if not self.hub.turns.mailer.enabled:
             raise ProtocolError("email_unavailable", "this server sends no e-mail")
         await self.hub.change(code, turn_rules.SetEmail(self.conn.token, msg.address))
-        return None
+        return {"email": bool(msg.address and msg.address.strip())}
 
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()
