@@ -101,6 +101,7 @@ export function emailCard(actions, L) {
     if (r === null) return; // refused: the toast says why
     if (address) localStorage.setItem(key, address); else localStorage.removeItem(key);
     status.textContent = address ? L("turns_email_set") : L("turns_email_off");
+    actions.redraw?.(); // (the room's update may have drawn the lobby again meanwhile, from the old address)
   } },
   html("label", { class: "field" }, html("span", { class: "field-label" }, L("turns_email")), input),
   html("p", { class: "hint", id: "email-hint" }, L("turns_email_hint")),
