@@ -13,6 +13,7 @@ from .conftest import Clients, Running, seated_room
 
 NEW: dict[str, Any] = {
     "seats": 3, "sheet": "moon", "spectators": False, "turn_clock": 120, "grace": 30, "bot": "random", "public": True,
+    "mode": "turns", "turn_limit": 48, "after_limit": "skip",
 }
 
 

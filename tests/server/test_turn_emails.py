@@ -185,6 +185,7 @@ async def test_an_smtp_server_that_is_away_costs_the_game_nothing(
 async def test_a_bad_address_or_a_live_room_is_refused(mail_server: tuple[Running, Inbox], clients: Clients) -> None:
     running, _inbox = mail_server
     _created, (first, _second) = await _set_up(running, clients, 100)
+    before = await running.hub.load(_created["code"], fresh=True)
     for bad in ("not an address", "a@b", "x" * 250 + "@example.org", "a@example.org\r\nBcc: c@example.org"):
         with pytest.raises(ServerError) as e:
             await first.request("email", address=bad)
@@ -202,3 +203,5 @@ async def test_a_bad_address_or_a_live_room_is_refused(mail_server: tuple[Runnin
         await spectator.request("email", address="a@example.org")
     assert e.value.code == "not_a_player"
     assert await first.request("ping")
+    after = await running.hub.load(_created["code"], fresh=True)
+    assert after.v == before.v and after.seats == before.seats  # nothing refused changed the room
