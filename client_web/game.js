@@ -14,7 +14,7 @@ import { helpButton } from "./help.js";
 import { winnerText, showResult } from "./game_end.js";
 import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
-import { paintTurn } from "./turns.js";
+import { paintTurn, emailDetails } from "./turns.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -191,7 +191,7 @@ export class GameView {
     this.body.replaceChildren(this.bar, this.prompt,
       html("div", { class: "game-main" },
         html("div", { class: "game-left" }, this.trayBox, this.mineBox),
-        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
+        html("aside", { class: "game-side" }, this.playersBox, emailDetails(this.actions, (k, v) => this.L(k, v)), this.othersBox, this.logBox)));
   }
 
   dropKept() {

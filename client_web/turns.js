@@ -109,6 +109,12 @@ export function emailCard(actions, L) {
   status);
 }
 
+// The same field in a game's side column, folded (players come and go: an address may be given at any time).
+export function emailDetails(actions, L) {
+  const card = emailCard(actions, L);
+  return card && html("details", { class: "email-details card" }, html("summary", null, L("turns_email")), card);
+}
+
 // A link from a turn e-mail (?room=CODE&seat=TOKEN): the seat token, kept like any seat's, leaves the address bar.
 export function seatFromLink(q, remember) {
   const token = q.get("seat");

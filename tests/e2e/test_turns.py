@@ -15,6 +15,7 @@ import pytest
 from tests.web.web_helpers import app, rajas_serve, real_errors, wait_app
 
 from .conftest import new_page
+from .test_access import assert_accessible
 from .test_play_in_browser import shoot
 
 
@@ -58,6 +59,7 @@ def test_a_turn_based_room_shows_whose_turn_it_is_and_since_when(mail_server: st
         guest.fill("[data-field=email]", "ben@example.org")
         guest.click("[data-action=email]")
         guest.wait_for_selector(".email-status:has-text('You will get an e-mail')")
+        assert_accessible(guest, "a turn-based room's lobby with the e-mail field")
         host.wait_for_selector(".lobby-seats .seat[data-seat='1'][data-connected='1']")
         started = time.time()
         host.click("[data-action=start]")
@@ -78,6 +80,10 @@ def test_a_turn_based_room_shows_whose_turn_it_is_and_since_when(mail_server: st
         deadline = waiting.locator("[data-clock] [data-deadline]").get_attribute("datetime") or ""
         assert deadline.startswith(time.strftime("%Y-%m-%d", time.gmtime(began + 48 * 3600)))
         shoot(waiting, "turn-based.png")
+        # The e-mail field is in the game too, folded; the address given in the lobby is in it.
+        guest.click(".email-details summary")
+        assert guest.input_value(".email-details [data-field=email]") == "ben@example.org"
+        assert_accessible(guest, "a turn-based game")
         # A turn e-mail's link: the room and the seat token. In a browser that holds no seat, it takes Ben's.
         token = json.loads(guest.evaluate(f"localStorage.getItem('rajas.room.{code}')"))["token"]
         other = new_page(browser)
