@@ -41,7 +41,10 @@ class RoomTasks(Hooks):
         if checked is None or checked[0] is not room.seats or checked[1] is not lr.counts:
             lr.seats_checked = (room.seats, lr.counts)
             self.grace_for_absent(lr, room)
-        due = (room.clock_key, room.deadline) if room.deadline is not None and room.auto != room.clock_key else None
+        # (A turn-based room's deadline is hours away: the turn index, which every node sweeps, keeps it instead
+        # of a timer holding the room on this node: server/turn_based.py.)
+        timed = room.deadline is not None and room.auto != room.clock_key and not turn_based(room.settings)
+        due = (room.clock_key, room.deadline) if timed else None
         if due is None or due != lr.clock_for or "clock" not in lr.timers:  # (within a turn the clock runs on)
             old = lr.timers.pop("clock", None)
             if old is not None:
