@@ -15,6 +15,7 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from rajas.protocol.client import Client, ServerError
+from rajas.server.redis_store import RedisStore
 
 from .conftest import Clients, Running, free_port, make_store, run_server, seated_room
 
@@ -55,7 +56,15 @@ def smtp() -> Iterator[tuple[Inbox, int]]:
         controller.stop()
 
 
-async def _server(kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, smtp_url: str) -> Any:
+class request_for:
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def getfixturevalue(self, name: str) -> str:
+        return self.url
+
+
+async def _server(kind: str, request: Any, monkeypatch: pytest.MonkeyPatch, smtp_url: str) -> Any:
     monkeypatch.setenv("RAJAS_TURN_UNIT", str(UNIT))
     monkeypatch.setenv("RAJAS_SMTP_URL", smtp_url)
     monkeypatch.setenv("RAJAS_SMTP_FROM", "rajas@example.org")
@@ -205,3 +214,25 @@ async def test_a_bad_address_or_a_live_room_is_refused(mail_server: tuple[Runnin
     assert await first.request("ping")
     after = await running.hub.load(_created["code"], fresh=True)
     assert after.v == before.v and after.seats == before.seats  # nothing refused changed the room
+
+
+async def test_two_nodes_send_each_e_mail_once(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, smtp: tuple[Inbox, int], clients: Clients
+) -> None:
+    """Both nodes sweep the turn index and see the room's commits; only the node that commits the turn's start
+    or its reminder sends that e-mail: the absent player gets one of each, not two."""
+    inbox, port = smtp
+    first_node = await _server("redis", request_for(redis_url), monkeypatch, f"smtp://127.0.0.1:{port}")
+    async with first_node as one, run_server(RedisStore(redis_url)) as two:
+        assert two.hub.turns.mailer.enabled
+        created, (first, second) = await _set_up(one, clients, 10, second="b3@example.org")  # 3 s a turn
+        second_seat = second.seat
+        assert second_seat is not None
+        await second.close()
+        watcher = await clients.open(two.url)  # a connection on the other node too
+        await watcher.join(created["watch"], role="spectator")
+        await play_until_turn_of([first], second_seat)
+        await first.wait_for(lambda c: any(e["type"] == "clock_expired" for e in c.events), timeout=10)
+        await asyncio.sleep(0.3)
+        subjects = [m["subject"] for m in inbox.to("b3@example.org")]
+        assert len(subjects) == 2 and "runs out soon" in subjects[1]
