@@ -19,6 +19,7 @@ import { ChatPanel } from "./chat.js";
 import { noteServerTime } from "./away.js";
 import { takeSeatFromLink, moveFlag, moveDone, deviceButton, seatLink, movedScreen } from "./device.js";
 import { takeoverOffer } from "./takeover.js";
+import { turnFields, seatFromLink } from "./turns.js";
 import {
   FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
@@ -482,6 +483,7 @@ function renderHome() {
   const spect = html("input", { type: "checkbox", name: "spectators", checked: true, "data-field": "spectators" });
   const clock = html("select", { name: "clock", "data-field": "clock" },
     [[0, L("no_clock")], [60, L("minutes", { n: 1 })], [120, L("minutes", { n: 2 })], [300, L("minutes", { n: 5 })]].map(([v, l]) => html("option", { value: v }, l)));
+  const turns = turnFields(L);
   const submit = html("button", { type: "submit", class: "btn primary", "data-action": "create" }, L("create"));
   const create = html("form", { class: "card create-card", "data-form": "create", onsubmit: async (e) => {
     e.preventDefault();
@@ -499,7 +501,7 @@ function renderHome() {
     const clockS = Number(clock.value);
     submit.disabled = true;
     try {
-      await createRoom({ seats: Number(seats.value), sheet: spec, spectators: spect.checked, turn_clock: clockS || null }, n);
+      await createRoom({ seats: Number(seats.value), sheet: spec, spectators: spect.checked, turn_clock: clockS || null, ...turns.values() }, n);
       if (custom) rememberSheet(spec, homeSheet.file);
     } catch (err) {
       submit.disabled = false;
@@ -515,6 +517,7 @@ function renderHome() {
   field(L("your_name"), name),
   html("div", { class: "field-row" }, field(L("players_count"), seats), field(L("sheet"), sheet), field(L("turn_clock"), clock)),
   fileRow,
+  turns.row,
   html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
   submit);
 
@@ -661,6 +664,7 @@ export function mySeatIndex() {
 // ---- start -----------------------------------------------------------------------------------------------
 
 const q = new URLSearchParams(location.search);
+seatFromLink(q, (room, token) => { const r = parseCode(`?room=${room}`); if (r) saveRoom(r.code, { token }); });
 S.lang = setLang(q.get("lang") || localStorage.getItem("rajas.lang") || (navigator.language || "en").slice(0, 2));
 document.documentElement.lang = S.lang;
 window.__decideSent = 0;

@@ -17,6 +17,7 @@ import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
 import { undoSlot, renderUndo } from "./undo.js";
 import { renderAway } from "./away.js";
+import { paintTurn, emailDetails } from "./turns.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -195,7 +196,7 @@ export class GameView {
     this.body.replaceChildren(this.bar, this.prompt,
       html("div", { class: "game-main" },
         html("div", { class: "game-left" }, this.trayBox, this.mineBox),
-        html("aside", { class: "game-side" }, this.playersBox, this.othersBox, this.logBox)));
+        html("aside", { class: "game-side" }, this.playersBox, emailDetails(this.actions, (k, v) => this.L(k, v)), this.othersBox, this.logBox)));
   }
 
   dropKept() {
@@ -238,7 +239,7 @@ export class GameView {
   renderClock() {
     renderAway(this);
     const n = this.el.querySelector("[data-clock]");
-    if (!n) return;
+    if (!n || paintTurn(n, this)) return; // (a turn-based game: whose turn since when, turns.js)
     const d = this.S.room?.deadline;
     if (!d || this.S.room.status !== STATUS.PLAYING) { n.textContent = ""; return; }
     const left = Math.max(0, Math.round(d - Date.now() / 1000));

@@ -738,6 +738,39 @@ const REMATCH17 = {
 for (const lang of Object.keys(REMATCH17)) Object.assign(STRINGS[lang], REMATCH17[lang]);
 // ---- end of the issue 17 (rematch) block ----------------------------------------------------------------
 
+// ---- issue 19 (helper `turns`): turn-based rooms and turn e-mails ------------------------------------------
+const TURNS19 = {
+  en: {
+    turns_mode: "Play", turns_live: "Real time", turns_turns: "Turn-based",
+    turns_limit: "Time per turn", turns_after: "When the time is up", turns_after_bot: "The bot plays the turn", turns_after_skip: "The turn is skipped",
+    turns_hours: "{n} h", turns_days: "{n} d",
+    turns_of: "{p}'s turn", turns_yours: "Your turn", turns_since: "since", turns_until: "until",
+    turns_email: "E-mail me when it is my turn", turns_email_hint: "Only the server sees this address: nobody in the room does. It is deleted with the room.",
+    turns_email_save: "Save", turns_email_set: "You will get an e-mail when your turn begins while you are away.", turns_email_off: "No e-mails.",
+    err_email_unavailable: "This server sends no e-mail, or this room is not turn-based.", err_bad_email: "This is not an e-mail address.",
+  },
+  nl: {
+    turns_mode: "Spelen", turns_live: "Direct", turns_turns: "Beurtgebaseerd",
+    turns_limit: "Tijd per beurt", turns_after: "Als de tijd om is", turns_after_bot: "De bot speelt de beurt", turns_after_skip: "De beurt wordt overgeslagen",
+    turns_hours: "{n} u", turns_days: "{n} d",
+    turns_of: "{p} is aan de beurt", turns_yours: "Jij bent aan de beurt", turns_since: "sinds", turns_until: "tot",
+    turns_email: "Mail me als ik aan de beurt ben", turns_email_hint: "Alleen de server ziet dit adres: niemand in de kamer. Het wordt met de kamer gewist.",
+    turns_email_save: "Bewaren", turns_email_set: "Je krijgt een e-mail als je beurt begint terwijl je weg bent.", turns_email_off: "Geen e-mails.",
+    err_email_unavailable: "Deze server verstuurt geen e-mail, of deze kamer is niet beurtgebaseerd.", err_bad_email: "Dit is geen e-mailadres.",
+  },
+  de: {
+    turns_mode: "Spielen", turns_live: "Echtzeit", turns_turns: "Rundenbasiert",
+    turns_limit: "Zeit pro Zug", turns_after: "Wenn die Zeit um ist", turns_after_bot: "Der Bot spielt den Zug", turns_after_skip: "Der Zug wird übersprungen",
+    turns_hours: "{n} Std.", turns_days: "{n} T.",
+    turns_of: "{p} ist am Zug", turns_yours: "Du bist am Zug", turns_since: "seit", turns_until: "bis",
+    turns_email: "Mir eine E-Mail schicken, wenn ich am Zug bin", turns_email_hint: "Nur der Server sieht diese Adresse: niemand im Raum. Sie wird mit dem Raum gelöscht.",
+    turns_email_save: "Speichern", turns_email_set: "Du bekommst eine E-Mail, wenn dein Zug beginnt, während du weg bist.", turns_email_off: "Keine E-Mails.",
+    err_email_unavailable: "Dieser Server verschickt keine E-Mails, oder dieser Raum ist nicht rundenbasiert.", err_bad_email: "Das ist keine E-Mail-Adresse.",
+  },
+};
+for (const lang of Object.keys(TURNS19)) Object.assign(STRINGS[lang], TURNS19[lang]);
+// ---- end of the issue 19 (turns) block --------------------------------------------------------------------
+
 let current = "en";
 
 export function setLang(lang) {

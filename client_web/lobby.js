@@ -11,6 +11,7 @@ import { SEAT_COLOURS } from "./game.js";
 import { roomGames } from "./room_games.js";
 import { readyBadge, readyToggle, seriesTable } from "./series.js";
 import { botBadge, botControls, removeBotButton } from "./bot_seats.js";
+import { keptTurnSettings, turnSettingText, emailCard } from "./turns.js";
 import {
   CUSTOM_CHOICE, FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, rememberedSheet,
   isSheetRefusal, refusalStatus, fileErrorStatus,
@@ -122,7 +123,7 @@ function settingsForm(actions, room, L) {
     return {
       seats: Number(seats.value), spectators: spect.checked, turn_clock: Number(clock.value) || null,
       grace: Number(grace.value), bot: bot.value, public: pub.checked, undo: undo.checked,
-      takeover: takeover.checked,
+      takeover: takeover.checked, ...keptTurnSettings(st),
     };
   }
   // The sheet to send with the other settings: the chosen built-in one, or a custom sheet file.
@@ -194,6 +195,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
     html("dt", null, L("sheet")), html("dd", { "data-setting": "sheet", "data-sheet-name": custom ? st.sheet.custom : st.sheet }, sheetLabel(st, S, L)),
     html("dt", null, L("players_count")), html("dd", { "data-setting": "seats" }, String(st.seats)),
     html("dt", null, L("turn_clock")), html("dd", { "data-setting": "turn_clock" }, st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
+    html("dt", null, L("turns_mode")), html("dd", { "data-setting": "mode" }, turnSettingText(st, L)),
     html("dt", null, L("spectators")), html("dd", { "data-setting": "spectators" }, st.spectators ? "✓" : "✗"),
     html("dt", null, L("grace")), html("dd", { "data-setting": "grace" }, durationText(st.grace, L)),
     html("dt", null, L("bot_label")), html("dd", { "data-setting": "bot" }, L(`bot_${st.bot}`)),
@@ -227,6 +229,7 @@ export function renderLobby(actions, { statusBadge, langSelect }) {
         room.series && room.series.played > 0 ? readyToggle(actions, lang) : null,
         seriesTable(room, lang, S.seatId),
         S.role === ROLES.PLAYER ? alertSettings(lang) : null,
+        emailCard(actions, L),
         html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")),
           actions.deviceButton ? actions.deviceButton() : null),
         roomGames(lang, room.code, { reuse: true })),

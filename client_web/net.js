@@ -87,7 +87,7 @@ export class Net {
     this.ws = ws;
     ws.onopen = async () => {
       try {
-        await this.request(MSG.HELLO, { protocol: PROTOCOL_VERSION, client: CLIENT_NAME });
+        this.server = (await this.request(MSG.HELLO, { protocol: PROTOCOL_VERSION, client: CLIENT_NAME })) || {};
       } catch (e) {
         this.opts.onFatal?.(e);
         return;

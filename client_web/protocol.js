@@ -9,7 +9,7 @@ export const CLIENT_NAME = "rajas-web/1.0";
 // client -> server (protocol/messages.py CLIENT_TYPES)
 export const CLIENT_TYPES = Object.freeze([
   "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-  "contribute", "undo", "chat", "chat_rules", "bot_now", "ready", "rematch", "add_bot", "remove_bot",
+  "contribute", "undo", "chat", "chat_rules", "bot_now", "ready", "rematch", "add_bot", "remove_bot", "email",
 ]);
 export const MSG = Object.freeze(Object.fromEntries(CLIENT_TYPES.map((t) => [t.toUpperCase(), t])));
 
@@ -24,7 +24,7 @@ export const ERROR_CODES = Object.freeze([
   "not_away", "takeover_not_allowed", "seat_not_free", "not_a_bot",
   "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout",
   "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos", "chat_closed", "chat_rate_limited",
-  "internal",
+  "email_unavailable", "bad_email", "internal",
 ]);
 
 export const ROLES = Object.freeze({ PLAYER: "player", SPECTATOR: "spectator" });

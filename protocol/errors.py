@@ -40,6 +40,8 @@ ErrorCode = Literal[
     "too_many_undos",  # the player took back 20 decisions this turn already (server/undo.py UNDOS_PER_TURN)
     "chat_closed",  # a spectator wrote in a chat the host closed for spectators
     "chat_rate_limited",  # over the connection's chat lines per minute (RAJAS_CHAT_PER_MINUTE)
+    "email_unavailable",  # e-mail notices: this server has no SMTP (RAJAS_SMTP_URL), or the room is not turn-based
+    "bad_email",  # an e-mail address that is not one (or too long)
     "internal",
 ]
 

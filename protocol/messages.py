@@ -41,6 +41,10 @@ class RoomSettings(_In):
     bot: Literal["greedy", "random"] = "greedy"  # who plays absent or timed-out seats
     undo: bool = True  # a player may take back decisions of their own turn (docs/rules-decisions.md, "Undo")
     takeover: bool = False  # mid-game, the invite link offers a seat whose owner left the game (issue 17)
+    # Turn-based play (docs/protocol.md, "Turn-based rooms"): a limit per turn in hours, and what happens after it.
+    mode: Literal["live", "turns"] = "live"
+    turn_limit: int = Field(default=24, ge=1, le=336)  # hours per turn in a turn-based room (1 h to 14 days)
+    after_limit: Literal["bot", "skip"] = "bot"  # the bot plays the turn, or the turn is skipped
 
 
 # ---- client -> server -------------------------------------------------------------------------------
@@ -143,6 +147,15 @@ class GetSnapshot(_In):
     sheet_digest: Digest | None = None  # as in Join
 
 
+class Email(_In):
+    """A seated player's e-mail address for turn notices in a turn-based room (None or "": forget it). Kept with
+    the seat only, never shown to anyone."""
+
+    type: Literal["email"]
+    id: MessageId
+    address: Annotated[str, Field(max_length=254)] | None = None
+
+
 class Ping(_In):
     type: Literal["ping"]
     id: MessageId
@@ -214,11 +227,11 @@ class RemoveBot(_In):
 
 ClientMessage = Annotated[
     Hello | CreateRoom | Join | Leave | Kick | Start | HandOver | ChangeSettings | Decide | GetSnapshot | Ping
-    | Contribute | Undo | Chat | ChatRules | BotNow | Ready | Rematch | AddBot | RemoveBot,
+    | Contribute | Undo | Chat | ChatRules | BotNow | Ready | Rematch | AddBot | RemoveBot | Email,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = (
     "hello", "create_room", "join", "leave", "kick", "start", "hand_over", "settings", "decide", "snapshot", "ping",
-    "contribute", "undo", "chat", "chat_rules", "bot_now", "ready", "rematch", "add_bot", "remove_bot",
+    "contribute", "undo", "chat", "chat_rules", "bot_now", "ready", "rematch", "add_bot", "remove_bot", "email",
 )

@@ -87,6 +87,7 @@ class RoomView(_Msg):
     deadline: float | None  # unix time the turn clock runs out
     auto: list[int] | None  # [round, turn, seat]: the bot finishes this timed-out turn
     series: SeriesView | None = None  # the series table (rematch)
+    turn_began: float | None = None  # unix time the current turn began (while a game is in play)
 
 
 class GameView(_Msg):

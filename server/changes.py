@@ -22,6 +22,7 @@ from .frozen import freeze
 from .lobby_changes import SeatReady, change_settings, hand_over, kick, leave, take_seat
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .seat_moves import LeaveGame, SeatCommand, apply_seat
+from .turn_rules import TurnCommand, apply_turn, limit_seconds
 from .undo import TakeBack, take_back, track
 
 # ---- outcomes -------------------------------------------------------------------------------------------
@@ -121,7 +122,7 @@ class HostAction:
 
 Command = (
     Play | BotPlay | SetBot | ExpireClock | TakeSeat | LeaveSeat | Contribute | HostAction | TakeBack | SeatCommand
-    | SeatReady
+    | SeatReady | TurnCommand
 )
 
 
@@ -160,9 +161,12 @@ def apply(r: Room, cmd: Command) -> Outcome:
     if isinstance(cmd, SeatReady):
         events = lobby_changes.ready(r, cmd)
         return Change(events) if events else UNCHANGED
-    if not isinstance(cmd, HostAction):  # who holds a seat during play (server/seat_moves.py)
-        return seat_outcome(r, cmd)
-    return host_action(r, cmd)
+    if isinstance(cmd, HostAction):
+        return host_action(r, cmd)
+    if isinstance(cmd, TurnCommand):
+        turn = apply_turn(r, cmd)  # (turn-based rooms: server/turn_rules.py)
+        return Change(turn, None, {"done": True}) if turn is not None else UNCHANGED
+    return seat_outcome(r, cmd)  # who holds a seat during play (server/seat_moves.py)
 
 
 def seat_outcome(r: Room, cmd: SeatCommand) -> Outcome:
@@ -296,7 +300,7 @@ def _after_game_change(r: Room, now: float) -> list[Event]:
     r.updated = now
     if r.state.is_over:
         r.status = OVER
-        r.deadline = r.clock_key = r.auto = None
+        r.deadline = r.clock_key = r.auto = r.began = None
         r.seats = series.record(r.seats, r.state.result or ())
         return [{"type": "seed_revealed", "seed": r.game["seed"], "commitment": r.game["commitment"]}]
     state = r.state
@@ -304,6 +308,7 @@ def _after_game_change(r: Room, now: float) -> list[Event]:
     if key is None or key[0] != state.round or key[1] != state.turn or key[2] != state.current:
         r.clock_key = (state.round, state.turn, state.current)
         r.auto = None
-        clock = r.settings["turn_clock"]
-        r.deadline = now + clock if clock else None
+        r.began = (now, r.v + 1)  # (the commit makes this version)
+        limit = limit_seconds(r.settings)
+        r.deadline = now + limit if limit else None
     return []

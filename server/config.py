@@ -56,6 +56,15 @@ SERVE: dict[str, tuple[str, Callable[[str], Any], Any, str]] = {
     "replay_cache": ("RAJAS_REPLAY_CACHE", int, 8, "replayed games kept in memory for the viewer (least recent go)"),
     "replay_steps": ("RAJAS_REPLAY_STEPS", int, 50, "steps one GET /api/games/ID/steps returns at most"),
     "bot_pace": ("RAJAS_BOT_PACE", float, 0.5, "seconds each bot decision waits, so people can follow (below --stall)"),
+    # ---- turn-based rooms and turn e-mails (server/turn_based.py, server/mail.py) ----
+    "turn_room_ttl": (
+        "RAJAS_TURN_ROOM_TTL", float, 30 * 86400.0,
+        "seconds a turn-based room in play is kept after its last turn began",
+    ),
+    "turn_unit": ("RAJAS_TURN_UNIT", float, 3600.0, "seconds in an hour of a turn limit (for tests only)"),
+    "smtp_url": ("RAJAS_SMTP_URL", str, None, "turn e-mails: smtp://user:pass@host:587?starttls=1 or smtps://..."),
+    "smtp_from": ("RAJAS_SMTP_FROM", str, None, "turn e-mails: the sender address"),
+    "public_url": ("RAJAS_PUBLIC_URL", str, None, "the address players reach this server at (links in e-mails)"),
 }
 
 

@@ -199,7 +199,8 @@ class StateEncoder:
 
     def room_view(self, room: Room, counts: Mapping[str, int]) -> bytes:
         """`pack(room.view(...))` for presence `counts`, packed again only when a part it shows was replaced."""
-        key = (room.seats, room.settings, room.game, room.status, room.host, room.deadline, room.auto, counts)
+        key = (room.seats, room.settings, room.game, room.status, room.host, room.deadline, room.auto, room.began,
+               counts)  # fmt: skip
         return self.once("view", key, partial(_view, room, counts))
 
     def fixed_record(self, room: Room) -> bytes:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rajas.protocol import unpack
 
+from . import series
 from .archive import Archive, HistoryError, HistorySettings, MemoryArchive, game_id, valid_id
 from .encoding import public_state
 from .metrics import Metrics
@@ -37,8 +38,10 @@ async def game_record(store: RoomStore, room: Room, finished: float) -> dict[str
     """The archived game: the log `rajas verify` reads (named by the room's spectator code, never its invite
     code) with who sat where, the settings, its id and when it finished."""
     assert room.game is not None and room.state is not None
-    entries = [unpack(e) for e in await store.log(room.code)]
+    # the room's log holds its whole series (a rematch): this game's entries follow its mark (server/series.py)
+    entries = series.current_entries([unpack(e) for e in await store.log(room.code)])
     record = room.log(entries, public_state(room.state), via_watch=True)
+    record["game"] = series.number(room.game)
     record["id"] = game_id(room.game["seed"])
     record["finished"] = finished
     record["seats"] = [{"name": s["name"], "bot": bool(s["bot"])} for s in room.seats]

@@ -20,6 +20,7 @@ from .room import OVER, Room
 from .room_tasks import RoomTasks
 from .rooms import Rooms
 from .store import RoomStore
+from .turn_based import TurnService
 from .watchdog import Watchdog
 
 log = logging.getLogger("rajas.server")
@@ -40,9 +41,17 @@ class Hub(Rooms):
         self.hooks = self.tasks
         self.watchdog = Watchdog(self, self.tasks, tick, stall, getattr(store, "heartbeat", 2.0))
         self._watchdog: asyncio.Task[None] | None = None
+        self.turns = TurnService(self, sweep=getattr(store, "heartbeat", 2.0))
+        self.tasks.after_commit = self.turns.committed
+        self.turns.drive = self.tasks.drive
 
     def start(self) -> None:
         self._watchdog = self._spawn(self.watchdog.run())
+        self.turns.start()
+
+    async def close(self) -> None:
+        await self.turns.close()
+        await super().close()
 
     async def create_room(self, settings: RoomSettings) -> Room:
         for _ in range(5):

@@ -27,6 +27,7 @@ class MemoryStore(RoomStore):
         self.watch_of: dict[str, str] = {}
         self.counts: dict[str, dict[str, int]] = {}
         self.touched: dict[str, float] = {}
+        self.keep: dict[str, float] = {}  # rooms kept longer than the TTL (turn-based games in play): seconds
         self.public: dict[str, bytes] = {}  # the lobby index: public rooms in the lobby -> their line, oldest first
         self.listeners: dict[str, list[Listener]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -51,7 +52,7 @@ class MemoryStore(RoomStore):
         gone = [
             code
             for code, t in self.touched.items()
-            if now - t > self.ttl and not any(self.counts.get(code, {}).values())
+            if now - t > self.keep.get(code, self.ttl) and not any(self.counts.get(code, {}).values())
         ]
         for code in gone:
             self.records.pop(code, None)
@@ -60,6 +61,7 @@ class MemoryStore(RoomStore):
             self.recents.pop(code, None)
             self.counts.pop(code, None)
             self.touched.pop(code, None)
+            self.keep.pop(code, None)
             self.public.pop(code, None)
             self.chat.forget(code)
             watch = self.watch_of.pop(code, None)

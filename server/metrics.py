@@ -137,6 +137,7 @@ class Metrics:
             self.limit_refusals.inc(limit, 0.0)
         # ----
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
+        self.extra: list[Counter] = []  # counters of optional parts (turn e-mails), rendered after the rest
         # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
         from .sheet_cache import SHEETS
 
@@ -193,6 +194,7 @@ class Metrics:
             self.stale_refusals_avoided,
             self.chat_lines,
             self.table,
+            *self.extra,
         ):
             lines += c.render()
         lines += self.limit_refusals.render()

@@ -28,6 +28,16 @@ local function watch_due(room, ttl)
 end
 """
 
+# Lua, shared by the room scripts: a key's lifetime extended to ttl, or to the room hash's own if that is longer,
+# never shortened (a turn-based room in play was given a longer one, server/turn_store.py, and its log, made later,
+# must live as long).
+_EXTEND = """
+local function extend(key, ttl, room)
+  local want = math.max(tonumber(ttl), redis.call('TTL', room))
+  if redis.call('TTL', key) < want then redis.call('EXPIRE', key, want) end
+end
+"""
+
 # KEYS: room hash. ARGV: record, ttl, fixed part ('' for none), watch key.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -45,6 +55,7 @@ return 1
 # the watch key's name (written, and the watch key is due for a longer life).
 COMMIT = (
     _WATCH_DUE
+    + _EXTEND
     + """
 local v = redis.call('HGET', KEYS[1], 'v')
 if v ~= ARGV[1] then return 0 end
@@ -59,10 +70,10 @@ if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
 if ARGV[7] ~= '' then
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[8]), -1)
-  redis.call('EXPIRE', KEYS[3], ARGV[6])
+  extend(KEYS[3], ARGV[6], KEYS[1])
 end
-redis.call('EXPIRE', KEYS[1], ARGV[6])
-redis.call('EXPIRE', KEYS[2], ARGV[6])
+extend(KEYS[1], ARGV[6], KEYS[1])
+extend(KEYS[2], ARGV[6], KEYS[1])
 local w = watch_due(KEYS[1], tonumber(ARGV[6]))
 redis.call(ARGV[11], ARGV[5], ARGV[4])
 return w or 1
@@ -107,6 +118,7 @@ return out
 # {room version, flat totals, watch key due for a longer life or ''}.
 PRESENCE = (
     _WATCH_DUE
+    + _EXTEND
     + """
 local suffix = '|' .. ARGV[1]
 local changed = false
@@ -152,12 +164,12 @@ for f, n in pairs(fields) do
   end
 end
 if not mine then redis.call('HDEL', KEYS[1], '@' .. ARGV[1]) end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
+extend(KEYS[1], ARGV[2], KEYS[2])
 local v = redis.call('HGET', KEYS[2], 'v')
 local w = nil
 if v then
-  redis.call('EXPIRE', KEYS[2], ARGV[2])
-  if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('EXPIRE', KEYS[3], ARGV[2]) end
+  extend(KEYS[2], ARGV[2], KEYS[2])
+  if redis.call('EXISTS', KEYS[3]) == 1 then extend(KEYS[3], ARGV[2], KEYS[2]) end
   w = watch_due(KEYS[2], tonumber(ARGV[2]))
 end
 for k, n in pairs(counts) do

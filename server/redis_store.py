@@ -238,7 +238,7 @@ class RedisStore(RoomStore):
             args[8], args[9] = "S", fixed
             got = await self._eval_commit(keys, args)
         if isinstance(got, bytes):  # written, and the watch key is due for a longer life
-            await self.redis.expire(got, round(self.ttl * WATCH_SLACK))
+            await self.redis.expire(got, round(self.ttl * WATCH_SLACK), gt=True)
             got = 1
         if got == 1 and listing is not None:
             await self.lobby.put(code, listing)
@@ -291,7 +291,7 @@ class RedisStore(RoomStore):
         else:
             self._present.discard(code)
         if got[2]:
-            await self.redis.expire(got[2], round(self.ttl * WATCH_SLACK))
+            await self.redis.expire(got[2], round(self.ttl * WATCH_SLACK), gt=True)
         return cast("list[Any]", got)
 
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:

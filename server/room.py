@@ -47,6 +47,7 @@ def _turn(key: Any) -> Turn | None:
 # Every field of a room (its __slots__; kept by name because a class compiled with mypyc has no __slots__).
 FIELDS = (
     "auto",
+    "began",
     "clock_key",
     "code",
     "created",
@@ -54,6 +55,7 @@ FIELDS = (
     "game",
     "host",
     "host_token",
+    "reminded",
     "seats",
     "seen",
     "settings",
@@ -83,6 +85,8 @@ class Room:
     deadline: float | None
     clock_key: Turn | None  # the turn the clock runs for
     auto: Turn | None  # the clock ran out for this turn: the bot finishes it
+    began: tuple[float, int] | None  # when the current turn began, and the version that began it
+    reminded: Turn | None  # the turn whose reminder went out (turn-based rooms)
     seen: Mapping[str, tuple[str | int, ...]]  # seat id -> the ids of its last decisions
     created: float
     updated: float
@@ -107,6 +111,7 @@ class Room:
         r.deadline = None
         r.clock_key = None
         r.auto = None
+        r.began = r.reminded = None
         r.seen = EMPTY
         r.undo = None
         r.created = r.updated = now if now is not None else time.time()
@@ -122,6 +127,7 @@ class Room:
         r.seats = self.seats
         r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
         r.deadline, r.clock_key, r.auto, r.seen = self.deadline, self.clock_key, self.auto, self.seen
+        r.began, r.reminded = self.began, self.reminded
         r.created, r.updated, r.sheet = self.created, self.updated, self.sheet
         r.undo = self.undo
         return r
@@ -153,6 +159,8 @@ class Room:
             "deadline": self.deadline,
             "clock_key": self.clock_key,
             "auto": self.auto,
+            "began": self.began,
+            "reminded": self.reminded,
             "seen": self.seen,
             "updated": self.updated,
         }
@@ -174,6 +182,9 @@ class Room:
         r.deadline = d["deadline"]
         r.clock_key = _turn(d["clock_key"])
         r.auto = _turn(d["auto"])
+        began = d.get("began")
+        r.began = (float(began[0]), int(began[1])) if began is not None else None
+        r.reminded = _turn(d.get("reminded"))
         r.seen = freeze_seen(d["seen"])
         r.created = d["created"]
         r.updated = d["updated"]
@@ -216,6 +227,7 @@ class Room:
             "deadline": self.deadline,
             "auto": self.auto,
             "series": series.view(self.seats, self.game, over),
+            "turn_began": self.began[0] if self.began is not None and self.status == PLAYING else None,
         }
 
     def settings_view(self) -> dict[str, Any]:

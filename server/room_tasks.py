@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 from rajas.engine.bots import BOTS
 from rajas.protocol import ProtocolError
@@ -17,6 +18,7 @@ from .local_room import LocalRoom
 from .room import PLAYING, Room, Turn
 from .rooms import Hooks, Rooms
 from .seat_moves import Back, GraceOver, MarkAway
+from .turn_rules import skip_bot, turn_based
 
 log = logging.getLogger("rajas.server")
 
@@ -25,10 +27,13 @@ class RoomTasks(Hooks):
     def __init__(self, rooms: Rooms, pace: float = 0.0) -> None:
         self.rooms = rooms
         self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
+        self.after_commit: Callable[[LocalRoom, Room], None] | None = None  # turn-based rooms (turn_based.py)
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
     def committed(self, lr: LocalRoom, room: Room) -> None:
+        if self.after_commit is not None:
+            self.after_commit(lr, room)
         if room.status != PLAYING:
             old = lr.timers.pop("clock", None)
             if old is not None:
@@ -38,7 +43,10 @@ class RoomTasks(Hooks):
         if checked is None or checked[0] is not room.seats or checked[1] is not lr.counts:
             lr.seats_checked = (room.seats, lr.counts)
             self.grace_for_absent(lr, room)
-        due = (room.clock_key, room.deadline) if room.deadline is not None and room.auto != room.clock_key else None
+        # (A turn-based room's deadline is hours away: the turn index, which every node sweeps, keeps it instead
+        # of a timer holding the room on this node: server/turn_based.py.)
+        timed = room.deadline is not None and room.auto != room.clock_key and not turn_based(room.settings)
+        due = (room.clock_key, room.deadline) if timed else None
         if due is None or due != lr.clock_for or "clock" not in lr.timers:  # (within a turn the clock runs on)
             old = lr.timers.pop("clock", None)
             if old is not None:
@@ -61,7 +69,7 @@ class RoomTasks(Hooks):
 
     def left(self, lr: LocalRoom, seat_id: str) -> None:
         room = lr.room
-        if room is not None and room.status == PLAYING:
+        if room is not None and room.status == PLAYING and not turn_based(room.settings):
             self.start_grace(lr, seat_id, room.settings["grace"])
 
     def presence(self, lr: LocalRoom) -> None:
@@ -72,7 +80,7 @@ class RoomTasks(Hooks):
 
     def grace_for_absent(self, lr: LocalRoom, room: Room) -> None:
         """A seat nobody is connected to gets its grace timer (its own node may be gone)."""
-        if room.status != PLAYING:
+        if room.status != PLAYING or turn_based(room.settings):  # (a turn-based room keeps its seats)
             return
         for seat in room.seats:
             if not seat["bot"] and lr.counts.get(seat["id"], 0) == 0:
@@ -147,7 +155,11 @@ class RoomTasks(Hooks):
                 if bot is None:
                     if len(lr.bots) >= 5:
                         lr.bots.clear()  # (another game's bots: at most one per seat of the game in play)
-                    bot = lr.bots[key] = BOTS[kind](f"{game['seed']}:{seat}")
+                    # A turn-based room whose host chose "skip" skips a person's timed-out turn; a bot's seat plays.
+                    person = room.seats[seat].get("kind") is None
+                    skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
+                    make = skip_bot if skip else BOTS[kind]
+                    bot = lr.bots[key] = make(f"{game['seed']}:{seat}")
                 if kind == "greedy":
                     decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
                 else:

@@ -18,6 +18,7 @@ from .memory_store import MemoryStore
 from .metrics import watch_gc
 from .redis_store import RedisStore
 from .store import RoomStore
+from .turn_based import TurnConfig
 
 
 def make_store(
@@ -78,6 +79,7 @@ def serve(args: argparse.Namespace, limits: Limits) -> None:
     app = create_app(
         store, limits, node=node, history_settings=history, tick=tick, stall=args.stall, bot_pace=args.bot_pace
     )
+    app.state.hub.turns.configure(TurnConfig.from_args(args))
     # A cyclic-GC pass looks at every tracked object (each a cache miss in a heap of thousands of sockets),
     # a pause for everyone in every room. Almost all our garbage is acyclic and freed by reference counting,
     # and the hot path keeps no new container objects alive, so passes are made rare; /metrics shows them.

@@ -22,6 +22,7 @@ from rajas.protocol.messages import (
     Contribute,
     CreateRoom,
     Decide,
+    Email,
     GetSnapshot,
     HandOver,
     Hello,
@@ -36,7 +37,7 @@ from rajas.protocol.messages import (
     Undo,
 )
 
-from . import changes, chat, seat_moves
+from . import changes, chat, seat_moves, turn_rules
 from .connection import Conn, Frame
 from .hub import Hub
 from .lobby_changes import SeatReady
@@ -139,7 +140,7 @@ class Session:
             if msg.protocol != PROTOCOL_VERSION:
                 raise ProtocolError("protocol_version", f"this server speaks protocol {PROTOCOL_VERSION}")
             self.conn.greeted = True
-            return {"protocol": PROTOCOL_VERSION, "server": "rajas"}
+            return {"protocol": PROTOCOL_VERSION, "server": "rajas", "email": self.hub.turns.mailer.enabled}
         if not self.conn.greeted:
             raise ProtocolError("protocol_version", f"say hello first (protocol {PROTOCOL_VERSION})")
         if isinstance(msg, Ping):
@@ -177,6 +178,8 @@ class Session:
         if isinstance(msg, ChatRules):
             await chat.rules(self.hub, self.conn, msg)
             return None
+        if isinstance(msg, Email):
+            return await self.email(msg)
         if isinstance(msg, Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch):
             return await self.host_action(msg)
         if isinstance(msg, BotNow):
@@ -269,6 +272,16 @@ class Session:
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
         await self.hub.change(code, changes.Contribute(self.conn.token, msg.commitment, msg.value))
         return None
+
+    async def email(self, msg: Email) -> dict[str, Any] | None:
+        """A seated player's address for turn e-mails (server/turn_rules.py): kept with the seat, shown to nobody."""
+        code = self._room_code()
+        if self.conn.role != "player":
+            raise ProtocolError("not_a_player", "spectators watch; they cannot act")
+        if not self.hub.turns.mailer.enabled:
+            raise ProtocolError("email_unavailable", "this server sends no e-mail")
+        await self.hub.change(code, turn_rules.SetEmail(self.conn.token, msg.address))
+        return {"email": bool(msg.address and msg.address.strip())}
 
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()

@@ -102,6 +102,7 @@ class Topology:
     nodes: list[Node] = field(default_factory=list)
     started: int = 0
     cluster: Cluster | None = None
+    env: dict[str, str] = field(default_factory=dict)  # more RAJAS_* settings for every node
 
     @property
     def url(self) -> str:
@@ -150,6 +151,7 @@ class Topology:
             "RAJAS_HEARTBEAT": "0.5",
             "RAJAS_NODE_TTL": "2",
             "RAJAS_STALL": "1",
+            **self.env,
         }
         with open(log, "wb") as out:
             cmd = [sys.executable, "-m", "rajas.server.cli", "serve"]
@@ -206,9 +208,9 @@ class Topology:
 
 
 @contextlib.contextmanager
-def topology(nodes: int, cluster: bool = False) -> Any:
+def topology(nodes: int, cluster: bool = False, env: dict[str, str] | None = None) -> Any:
     tmp = Path(tempfile.mkdtemp(prefix="rajas-scale-"))
-    top = Topology(tmp, nodes, cluster=Cluster(tmp / "cluster") if cluster else None)
+    top = Topology(tmp, nodes, cluster=Cluster(tmp / "cluster") if cluster else None, env=env or {})
     try:
         yield top.start()
     finally:

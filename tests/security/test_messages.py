@@ -116,7 +116,7 @@ async def test_random_malformed_messages_get_documented_codes_never_internal() -
         "hello": {"protocol": 1}, "create_room": {"settings": {"seats": 2}}, "join": {"room": "x", "name": "n"},
         "leave": {}, "kick": {"seat": 1}, "start": {}, "hand_over": {"seat": 1}, "settings": {"settings": {}},
         "decide": {"decision": ["pass", [], -1]}, "snapshot": {}, "ping": {},
-        "contribute": {"commitment": "0" * 64, "value": "1" * 64},
+        "contribute": {"commitment": "0" * 64, "value": "1" * 64}, "email": {"address": "a@example.org"},
         "undo": {"v": 1}, "chat": {"text": "hi"}, "chat_rules": {"spectators": False}, "bot_now": {"seat": 1},
         "ready": {"ready": True}, "rematch": {}, "add_bot": {"kind": "random"}, "remove_bot": {"seat": 1},  # issue 17
     }  # fmt: skip

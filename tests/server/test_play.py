@@ -107,6 +107,7 @@ async def test_the_error_code_list_is_what_the_tests_cover() -> None:
         "chat_closed", "chat_rate_limited",  # tests/server/test_chat.py
         "not_away", "takeover_not_allowed", "seat_not_free",  # tests/server/test_seats_in_play.py
         "not_a_bot",  # tests/server/test_rematch.py
+        "bad_email", "email_unavailable",  # tests/server/test_turns.py
     }  # fmt: skip
     # The limits' refusals: each replayed against a real `rajas serve` in tests/security.
     covered |= {"too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout"}

@@ -15,6 +15,7 @@ NEW: dict[str, Any] = {
     "seats": 3, "sheet": "moon", "spectators": False, "turn_clock": 120, "grace": 30, "bot": "random", "public": True,
     "undo": False,
     "takeover": True,
+    "mode": "turns", "turn_limit": 48, "after_limit": "skip",
 }
 
 
