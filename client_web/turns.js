@@ -115,11 +115,11 @@ export function emailDetails(actions, L) {
   return card && html("details", { class: "email-details card" }, html("summary", null, L("turns_email")), card);
 }
 
-// A link from a turn e-mail (?room=CODE&seat=TOKEN): the seat token, kept like any seat's, leaves the address bar.
+// A link from a turn e-mail (?room=CODE#resume=TOKEN; the token after "#" is never sent to a server, so no
+// access log holds it): the seat token, kept like any seat's, leaves the address bar.
 export function seatFromLink(q, remember) {
-  const token = q.get("seat");
+  const token = new URLSearchParams(location.hash.slice(1)).get("resume");
   if (!token || !q.get("room")) return;
   remember(q.get("room"), token);
-  q.delete("seat");
   history.replaceState(null, "", `${location.pathname}?${q}`);
 }

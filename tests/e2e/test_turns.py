@@ -88,9 +88,9 @@ def test_a_turn_based_room_shows_whose_turn_it_is_and_since_when(mail_server: st
         token = json.loads(guest.evaluate(f"localStorage.getItem('rajas.room.{code}')"))["token"]
         other = new_page(browser)
         try:
-            other.goto(f"{server}/?room={code}&seat={token}&lang=en")
+            other.goto(f"{server}/?room={code}&lang=en#resume={token}")
             wait_app(other, "a.screen === 'game' && a.role === 'player' && a.seat === 1")
-            assert "seat=" not in other.url  # the token left the address bar
+            assert token not in other.url  # the token left the address bar
             assert real_errors(other) == []
         finally:
             other.context.close()

@@ -129,9 +129,11 @@ async def test_an_absent_player_gets_one_e_mail_when_their_turn_begins_and_its_l
     assert "b1@example.org" not in repr(first.received) and "a1@example.org" not in repr(first.received)
     # The link goes straight back to the seat.
     link = next(w for w in mails[0]["body"].split() if w.startswith(PUBLIC))
-    query = parse_qs(urlsplit(link).query)
+    parts = urlsplit(link)
+    query, fragment = parse_qs(parts.query), parse_qs(parts.fragment)
+    assert "seat" not in query  # the token is after "#": never sent to a server, never in an access log
     back = await clients.open(running.url)
-    joined = await back.join(query["room"][0], token=query["seat"][0])
+    joined = await back.join(query["room"][0], token=fragment["resume"][0])
     assert joined["seat_id"] == second_id and joined["role"] == "player"
     await back.wait_for(lambda c: c.room is not None and c.v >= first.v)
     # The seat plays its turn; the next turn is the connected player's, who gets no e-mail.
