@@ -116,7 +116,7 @@ export class GameView {
     else {
       const m = mountSheet(html("div"), S.sheet, state.players[big], bigOpts);
       m.wrap.dataset.seat = String(big);
-      m.wrap.classList.add("big-sheet");
+      m.wrap.classList.add("big-sheet", "parked");
       const legend = html("p", { class: "sheet-legend muted small", role: "status", "data-legend": "" }, this.L("legend_tap"));
       zoomable(m, this.zoom, this.lang);
       m.wrap.append(legend);
@@ -127,9 +127,8 @@ export class GameView {
     // the others stay in the page parked (content-visibility: hidden keeps their style and layout), so
     // following the player to move costs no restyle of a whole sheet
     for (const [seat, e] of this.bigs) {
-      const shown = seat === big;
-      e.m.wrap.classList.toggle("big-sheet", shown);
-      e.m.wrap.classList.toggle("parked", !shown);
+      const parked = seat !== big;
+      if (e.m.wrap.classList.contains("parked") !== parked) e.m.wrap.classList.toggle("parked", parked);
     }
     if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
     if (interactive) {
@@ -139,9 +138,11 @@ export class GameView {
       this.binding = { destroy: () => b.destroy(), panel };
     }
 
+    // the small sheets: every player but me (a spectator sees all of them, the one to move marked), so the
+    // grid never changes its cells as the turn passes
     const cells = [];
     state.players.forEach((p, seat) => {
-      if (seat === big) return;
+      if (seat === me) return;
       const current = pending.player === seat;
       const opts = { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: current };
       let o = this.others.get(seat);
@@ -154,7 +155,7 @@ export class GameView {
         o = { cell, m };
         this.others.set(seat, o);
       }
-      o.cell.classList.toggle("current", current);
+      if (o.cell.classList.contains("current") !== current) o.cell.classList.toggle("current", current);
       cells.push(o.cell);
     });
     cells.forEach((cell, i) => { if (this.grid.children[i] !== cell) this.grid.insertBefore(cell, this.grid.children[i] || null); });

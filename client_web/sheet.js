@@ -90,12 +90,12 @@ export function drawSheet(sheet, player, opts = {}) {
     "aria-label": `${opts.name || ""} ${t("province", lang)}`.trim(),
     "font-family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   });
-  const geom = { sheet, player, lang, compact: !!opts.compact };
+  const geom = { sheet, player, lang, compact: !!opts.compact, parts: new Map() };
   svg._rajas = geom;
   svg.append(el("rect", { x: 0, y: 0, width: W, height: H, rx: 18, fill: COLOURS.paper, class: "sheet-bg" }));
   for (const [name, draw, reads] of AREAS) {
-    const node = draw(sheet, player, geom, opts);
-    node.dataset.area = name;
+    const area = draw(sheet, player, geom, opts);
+    const node = el("g", { ...area.attrs, "data-area": name }, area.children);
     node._key = areaKey(reads, player, opts);
     svg.append(node);
   }
@@ -118,6 +118,46 @@ const AREAS = [
 
 function areaKey(reads, player, opts) {
   return JSON.stringify(reads.map((f) => (f[0] === "$" ? opts[f.slice(1)] : player[f])));
+}
+
+// An area's children as its drawing function lists them (an area's own element is only made by drawSheet, so
+// that updateSheet can bring the element on the page up to date instead).
+class Area {
+  constructor(attrs) { this.attrs = attrs; this.children = []; }
+  append(...xs) { for (const x of xs) if (x) this.children.push(x); }
+}
+
+// A part of an area (a space, a row, a marker) is drawn again only when `key`, what it shows of the player,
+// changed; otherwise the very node on the page is listed again, so an update creates, restyles and repaints
+// only the parts that changed. `build` must read nothing of the player that `key` does not hold.
+function part(geom, id, key, build) {
+  const kept = geom.parts.get(id);
+  if (kept && kept.key === key) return kept.node;
+  const node = build();
+  if (!node) { geom.parts.delete(id); return null; }
+  node._part = id;
+  geom.parts.set(id, { key, node });
+  return node;
+}
+
+// Brings the children of `live` (an area on the page) to `list`: kept parts stay where they are, a part drawn
+// anew is morphed into the stale node at its place (touching only what differs), the rest is inserted or removed.
+function reconcile(geom, live, list) {
+  const want = new Set(list);
+  let i = 0;
+  for (const y of list) {
+    let x = live.childNodes[i];
+    while (x && !want.has(x) && y.parentNode === live) { const next = x.nextSibling; x.remove(); x = next; }
+    i++;
+    if (x === y) continue;
+    if (x && !want.has(x) && !y.parentNode && x.nodeName === y.nodeName) {
+      morph(x, y);
+      if (y._part !== undefined) { geom.parts.get(y._part).node = x; x._part = y._part; }
+      continue;
+    }
+    live.insertBefore(y, x || null);
+  }
+  while (live.childNodes.length > i) live.lastChild.remove();
 }
 
 // Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
@@ -146,10 +186,17 @@ export function updateSheet(svg, sheet, player, opts = {}) {
     const key = areaKey(reads, player, opts);
     const old = svg.querySelector(`:scope > [data-area="${name}"]`);
     if (old && old._key === key) continue;
-    const node = draw(sheet, player, geom, opts);
-    node.dataset.area = name;
-    if (old) morph(old, node); else svg.append(node);
-    (old || node)._key = key;
+    const area = draw(sheet, player, geom, opts);
+    const attrs = { ...area.attrs, "data-area": name };
+    if (old) {
+      for (const [k, v] of Object.entries(attrs)) if (old.getAttribute(k) !== String(v)) old.setAttribute(k, v);
+      reconcile(geom, old, area.children);
+      old._key = key;
+    } else {
+      const node = el("g", attrs, area.children);
+      node._key = key;
+      svg.append(node);
+    }
   }
   svg.classList.toggle("active", !!opts.active);
   svg.setAttribute("aria-label", `${opts.name || ""} ${t("province", geom.lang)}`.trim());
@@ -165,13 +212,21 @@ function drawTracks(sheet, player, geom, opts) {
   const last = n - 1;
   const cells = trackCells(n);
   geom.track = cells;
-  const g = el("g", { class: "tracks" });
+  const g = new Area({ class: "tracks" });
   const fpos = trackPosition(fameVals, player.fame);
   const mpos = trackPosition(moneyVals, player.money);
   const fameBonus = new Map(sheet.tracks.fame.bonuses.map((b) => [b.at, b.bonus]));
   const moneyBonus = new Map(sheet.tracks.money.bonuses.map((b) => [b.at, b.bonus]));
 
+  const reachedAt = (idx, pos) => idx <= Math.floor(pos + 1e-9);
   for (let i = 0; i < n; i++) {
+    const mi = last - i; // index on the money track
+    const fb = fameBonus.get(fameVals[i]);
+    const mb = moneyBonus.get(moneyVals[mi]);
+    const spaceKey = `${reachedAt(i, fpos)}${reachedAt(mi, mpos)}${fb ? player.fame >= fameVals[i] : ""}${mb ? player.money >= moneyVals[mi] : ""}`;
+    g.append(part(geom, `track${i}`, spaceKey, () => trackSpace(i)));
+  }
+  function trackSpace(i) {
     const cell = cells[i];
     const mi = last - i; // index on the money track
     const sp = el("g", { class: "track-space", "data-index": i });
@@ -181,7 +236,7 @@ function drawTracks(sheet, player, geom, opts) {
       ["money", mi, moneyVals, moneyBonus, mpos, COLOURS.money, COLOURS.moneyLight, COLOURS.moneyText],
     ]) {
       const r = lane(cell, which);
-      const reached = idx <= Math.floor(pos + 1e-9);
+      const reached = reachedAt(idx, pos);
       sp.append(el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` }));
       const v = vals[idx];
       const b = bonuses.get(v);
@@ -200,13 +255,13 @@ function drawTracks(sheet, player, geom, opts) {
         if (taken) sp.append(crossMark(bx, by, 8, COLOURS.ink, 2.2));
       }
     }
-    g.append(sp);
+    return sp;
   }
   // lane divider and start labels
   for (const [which, idx, colour] of [["fame", 0, COLOURS.fame], ["money", last, COLOURS.money]]) {
     const cell = cells[idx];
     const r = lane(cell, which);
-    g.append(el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: "none", stroke: colour, "stroke-width": 3, class: `track-start ${which}-start` }));
+    g.append(part(geom, `track-start-${which}`, "", () => el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: "none", stroke: colour, "stroke-width": 3, class: `track-start ${which}-start` })));
   }
   // where each total stands (possibly between two spaces)
   for (const [which, pos, colour, value] of [["fame", fpos, COLOURS.fame, player.fame], ["money", mpos, COLOURS.money, player.money]]) {
@@ -234,7 +289,7 @@ function drawTracks(sheet, player, geom, opts) {
 function drawHeader(sheet, player, geom, opts) {
   const lang = geom.lang;
   const x0 = 585;
-  const g = el("g", { class: "header" });
+  const g = new Area({ class: "header" });
   const name = opts.name || sheet.title;
   g.append(text(x0, 46, name, { "font-size": geom.compact ? 44 : 30, "font-weight": 800, fill: opts.colour || COLOURS.ink, class: "player-name" }));
   const ov = overlap(sheet, player);
@@ -273,9 +328,9 @@ function drawProvince(sheet, player, geom, opts) {
   const gx = px + eb;
   const gy = py + eb;
   geom.province = { gx, gy, cs, rows, cols };
-  const g = el("g", { class: "province" });
-  g.append(sectionTitle(px + 4, py - 8, t("province", lang), COLOURS.province, geom));
-  g.append(el("rect", { x: px, y: py, width: cols * cs + 2 * eb, height: rows * cs + 2 * eb, rx: 14, fill: COLOURS.provinceLight, stroke: COLOURS.province, "stroke-width": 3 }));
+  const g = new Area({ class: "province" });
+  g.append(part(geom, "province-title", "", () => sectionTitle(px + 4, py - 8, t("province", lang), COLOURS.province, geom)));
+  g.append(part(geom, "province-bg", "", () => el("rect", { x: px, y: py, width: cols * cs + 2 * eb, height: rows * cs + 2 * eb, rx: 14, fill: COLOURS.provinceLight, stroke: COLOURS.province, "stroke-width": 3 })));
 
   // edge bonuses, slots numbered N by column, E by row, S by column, W by row (as the engine does)
   const slots = [];
@@ -292,10 +347,12 @@ function drawProvince(sheet, player, geom, opts) {
     if (side === "N" || side === "S") { x = gx + i * cs + cs / 2; y = side === "N" ? gy - eb / 2 : gy + rows * cs + eb / 2; }
     else { y = gy + i * cs + cs / 2; x = side === "W" ? gx - eb / 2 : gx + cols * cs + eb / 2; }
     const isTaken = taken.has(slot);
-    const eg = el("g", { class: `edge-bonus${isTaken ? " taken" : ""}`, "data-slot": slot, "data-edge": `${side}${i}` });
-    eg.append(bonusIcon(b, x, y, 13.5, lang));
-    if (isTaken) eg.append(crossMark(x, y, 10, COLOURS.ink, 2.6));
-    g.append(eg);
+    g.append(part(geom, `edge${slot}`, isTaken, () => {
+      const eg = el("g", { class: `edge-bonus${isTaken ? " taken" : ""}`, "data-slot": slot, "data-edge": `${side}${i}` });
+      eg.append(bonusIcon(b, x, y, 13.5, lang));
+      if (isTaken) eg.append(crossMark(x, y, 10, COLOURS.ink, 2.6));
+      return eg;
+    }));
   });
 
   // spaces
@@ -306,6 +363,9 @@ function drawProvince(sheet, player, geom, opts) {
     const x = gx + c * cs;
     const y = gy + r * cs;
     const arms = player.roads[i] || 0;
+    g.append(part(geom, `space${i}`, arms, () => provinceSpace(i, kind, x, y, arms)));
+  });
+  function provinceSpace(i, kind, x, y, arms) {
     const sg = el("g", { class: `province-space${arms ? " drawn" : ""}`, "data-space": i, "data-kind": kind });
     sg.append(el("rect", { x, y, width: cs, height: cs, fill: arms ? "#f7f0dc" : "#f3f8ec", stroke: "#8fb07a", "stroke-width": 1.5 }));
     const s = cs * 0.2;
@@ -315,8 +375,8 @@ function drawProvince(sheet, player, geom, opts) {
     else if (kind.startsWith("market_")) sg.append(marketIcon(kind.slice(7), ix, iy, s, lang));
     else sg.append(buildingIcon(kind, ix, iy, s, lang));
     if (arms) sg.append(roadArms(arms, x + cs / 2, y + cs / 2, cs / 2, { width: cs * 0.17 }));
-    g.append(sg);
-  });
+    return sg;
+  }
   return g;
 }
 
@@ -325,8 +385,8 @@ function drawKarma(sheet, player, geom, opts) {
   const k = sheet.karma;
   const x0 = 585;
   const y0 = 120;
-  const g = el("g", { class: "karma" });
-  g.append(sectionTitle(x0, y0 + 16, t("karma", lang), COLOURS.karma, geom));
+  const g = new Area({ class: "karma" });
+  g.append(part(geom, "karma-title", "", () => sectionTitle(x0, y0 + 16, t("karma", lang), COLOURS.karma, geom)));
   const step = Math.min(52, 330 / k.spaces);
   const bonuses = new Map(k.bonuses.map((b) => [b.at, b.bonus]));
   geom.karma = { x0, y0, step };
@@ -335,6 +395,9 @@ function drawKarma(sheet, player, geom, opts) {
     const y = y0 + 46;
     const gained = i < player.karma_gained;
     const used = i < player.karma_used;
+    g.append(part(geom, `karma${i}`, `${gained}${used}`, () => karmaSpace(i, x, y, gained, used)));
+  }
+  function karmaSpace(i, x, y, gained, used) {
     const sg = el("g", { class: `karma-space${gained ? " gained" : ""}${used ? " used" : ""}`, "data-index": i });
     sg.append(el("circle", { cx: x, cy: y, r: 16, fill: gained ? COLOURS.karmaLight : "#f5efe0", stroke: COLOURS.karma, "stroke-width": 1.5, "stroke-dasharray": gained ? null : "3 3" }));
     const wheel = bonusIcon({ kind: "karma" }, x, y, 11, lang);
@@ -350,7 +413,7 @@ function drawKarma(sheet, player, geom, opts) {
       sg.append(bi);
       if (taken) sg.append(crossMark(x, y + 38, 8, COLOURS.ink, 2.2));
     }
-    g.append(sg);
+    return sg;
   }
   return g;
 }
@@ -362,12 +425,12 @@ function drawUpgrades(sheet, player, geom, opts) {
   const y0 = 218;
   const rowH = 36;
   const colX = (j) => x0 + 180 + j * 50;
-  const g = el("g", { class: "upgrades" });
-  g.append(sectionTitle(x0, y0 + 14, t("upgrade", lang), COLOURS.upgrade, geom));
+  const g = new Area({ class: "upgrades" });
+  g.append(part(geom, "upgrades-title", "", () => sectionTitle(x0, y0 + 14, t("upgrade", lang), COLOURS.upgrade, geom)));
   const top = y0 + 24;
-  g.append(el("rect", { x: x0 - 6, y: top - 4, width: 350, height: up.buildings.length * rowH + 58, rx: 10, fill: COLOURS.upgradeLight, stroke: COLOURS.upgrade, "stroke-width": 2 }));
+  g.append(part(geom, "upgrades-bg", "", () => el("rect", { x: x0 - 6, y: top - 4, width: 350, height: up.buildings.length * rowH + 58, rx: 10, fill: COLOURS.upgradeLight, stroke: COLOURS.upgrade, "stroke-width": 2 })));
   geom.upgrades = { x0, top, rowH, colX };
-  up.buildings.forEach((b, bi) => {
+  up.buildings.forEach((b, bi) => g.append(part(geom, `upgrade${bi}`, player.levels[bi], () => {
     const y = top + bi * rowH;
     const level = player.levels[bi];
     const rg = el("g", { class: "upgrade-row", "data-building": bi });
@@ -381,17 +444,17 @@ function drawUpgrades(sheet, player, geom, opts) {
       if (v < level) rg.append(crossMark(x, cy, 9, COLOURS.ink, 2.6));
       if (v === level) rg.append(circleMark(x, cy, 15, COLOURS.ink, 2.4));
     }
-    g.append(rg);
-  });
+    return rg;
+  })));
   const by = top + up.buildings.length * rowH + 24;
   const minLevel = Math.min(...player.levels);
   up.column_bonuses.forEach((b, j) => {
     const x = colX(j + 1);
     const taken = minLevel >= j + 2;
-    g.append(bonusIcon(b, x, by, 13, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` }));
-    if (taken) g.append(crossMark(x, by, 10, COLOURS.ink, 2.6));
+    g.append(part(geom, `upgrade-bonus${j}`, taken, () => bonusIcon(b, x, by, 13, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
+    g.append(part(geom, `upgrade-cross${j}`, taken, () => taken && crossMark(x, by, 10, COLOURS.ink, 2.6)));
   });
-  if (!geom.compact) g.append(text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" }));
+  if (!geom.compact) g.append(part(geom, "upgrades-note", "", () => text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" })));
   return g;
 }
 
@@ -403,17 +466,17 @@ function drawRiver(sheet, player, geom, opts) {
   const y0 = 462;
   const width = INNER.x1 - INNER.x0;
   const step = width / n;
-  const g = el("g", { class: "river" });
-  g.append(sectionTitle(x0 + 4, y0 + 4, t("river", lang), COLOURS.river, geom));
+  const g = new Area({ class: "river" });
+  g.append(part(geom, "river-title", "", () => sectionTitle(x0 + 4, y0 + 4, t("river", lang), COLOURS.river, geom)));
   const top = y0 + 14;
   const h = 104;
   geom.river = { x0, top, step, h };
-  g.append(el("rect", { x: x0, y: top + 30, width, height: 44, rx: 22, fill: COLOURS.riverLight }));
+  g.append(part(geom, "river-bg", "", () => el("rect", { x: x0, y: top + 30, width, height: 44, rx: 22, fill: COLOURS.riverLight })));
   const wl = (width - 24) / (n * 2);
-  g.append(el("path", { d: `M${x0 + 12},${top + 52} ${Array.from({ length: n * 2 }, (_, i) => `q${wl / 2},${i % 2 ? 8 : -8} ${wl},0`).join(" ")}`, fill: "none", stroke: "#9cc8ea", "stroke-width": 3 }));
+  g.append(part(geom, "river-waves", "", () => el("path", { d: `M${x0 + 12},${top + 52} ${Array.from({ length: n * 2 }, (_, i) => `q${wl / 2},${i % 2 ? 8 : -8} ${wl},0`).join(" ")}`, fill: "none", stroke: "#9cc8ea", "stroke-width": 3 })));
   const marked = new Set(player.river);
   const pos = player.river.length ? Math.max(...player.river) : -1;
-  spaces.forEach((sp, i) => {
+  spaces.forEach((sp, i) => g.append(part(geom, `river${i}`, `${marked.has(i)}${i === pos}`, () => {
     const x = x0 + i * step;
     const isMarked = marked.has(i);
     const sg = el("g", { class: `river-space${isMarked ? " marked" : ""}${i === pos ? " current" : ""}`, "data-space": i, "data-symbol": sp.symbol });
@@ -432,8 +495,8 @@ function drawRiver(sheet, player, geom, opts) {
       // the boat: current position
       sg.append(el("path", { class: "boat", d: `M${cx - 16},${top - 2} L${cx + 16},${top - 2} L${cx + 10},${top + 8} L${cx - 10},${top + 8} Z M${cx},${top - 2} L${cx},${top - 20} L${cx + 11},${top - 6} Z`, fill: "#8a4b1d", stroke: "#fff", "stroke-width": 1.5, "stroke-linejoin": "round" }));
     }
-    g.append(sg);
-  });
+    return sg;
+  })));
   return g;
 }
 
@@ -446,11 +509,11 @@ function drawMarket(sheet, player, geom, opts) {
   const lab = 52;
   const cw = Math.min(52, (480 - lab) / cols);
   const rowH = 78;
-  const g = el("g", { class: "market" });
-  g.append(sectionTitle(x0 + 4, y0, t("market", lang), COLOURS.market, geom));
+  const g = new Area({ class: "market" });
+  g.append(part(geom, "market-title", "", () => sectionTitle(x0 + 4, y0, t("market", lang), COLOURS.market, geom)));
   const top = y0 + 10;
-  g.append(el("rect", { x: x0, y: top, width: lab + cols * cw + 12, height: m.rows.length * rowH + 44, rx: 12, fill: COLOURS.marketLight, stroke: COLOURS.market, "stroke-width": 3 }));
-  GOODS.forEach((good, gi) => {
+  g.append(part(geom, "market-bg", "", () => el("rect", { x: x0, y: top, width: lab + cols * cw + 12, height: m.rows.length * rowH + 44, rx: 12, fill: COLOURS.marketLight, stroke: COLOURS.market, "stroke-width": 3 })));
+  GOODS.forEach((good, gi) => g.append(part(geom, `market-${good}`, `${player.circled[good]},${player.sold[good]}`, () => {
     const row = m.rows.find((r) => r.good === good);
     const y = top + 8 + gi * rowH;
     const rg = el("g", { class: "market-row", "data-good": good });
@@ -483,12 +546,12 @@ function drawMarket(sheet, player, geom, opts) {
       if (isSold) cg.append(crossMark(cx, cy, 12, COLOURS.ink, 3));
       rg.append(cg);
     }
-    g.append(rg);
-  });
+    return rg;
+  })));
   const py = top + 8 + m.rows.length * rowH + 16;
   m.prices.forEach((p, c) => {
     const cx = x0 + lab + c * cw + cw / 2;
-    g.append(bonusIcon({ kind: "money", amount: p }, cx, py, 13, lang, { class: "price" }));
+    g.append(part(geom, `price${c}`, "", () => bonusIcon({ kind: "money", amount: p }, cx, py, 13, lang, { class: "price" })));
   });
   return g;
 }
@@ -500,40 +563,44 @@ function drawPalace(sheet, player, geom, opts) {
   const y0 = 610;
   const rowH = 32;
   const colX = (j) => x0 + 206 + j * 44;
-  const g = el("g", { class: "palace" });
-  g.append(sectionTitle(x0, y0, t("palace", lang), COLOURS.palace, geom));
+  const g = new Area({ class: "palace" });
+  g.append(part(geom, "palace-title", "", () => sectionTitle(x0, y0, t("palace", lang), COLOURS.palace, geom)));
   geom.palace = { x0, rowH, colX, rows: {} };
   let y = y0 + 10;
   pal.areas.forEach((area, ai) => {
     const h = area.characters.length * rowH + 44;
-    g.append(el("rect", { x: x0 - 6, y, width: 350, height: h, rx: 12, fill: COLOURS.palaceLight, stroke: COLOURS.palace, "stroke-width": 3, class: "palace-area", "data-area": ai }));
+    const ay = y;
+    g.append(part(geom, `palace-bg${ai}`, "", () => el("rect", { x: x0 - 6, y: ay, width: 350, height: h, rx: 12, fill: COLOURS.palaceLight, stroke: COLOURS.palace, "stroke-width": 3, class: "palace-area", "data-area": ai })));
     area.characters.forEach((ch, ri) => {
       const ry = y + 6 + ri * rowH;
       const ci = CHARACTERS.indexOf(ch);
       const used = player.palace[ch] || 0;
       geom.palace.rows[ci] = { y: ry };
-      const rg = el("g", { class: "palace-row", "data-character": ci });
-      rg.append(characterIcon(ch, x0 + 16, ry + rowH / 2, 13, lang));
-      rg.append(text(x0 + 36, ry + rowH / 2 + 6, t(ch, lang), { "font-size": 16, fill: COLOURS.ink, "font-weight": 600, class: "character-name" }));
-      for (let j = 0; j < pal.uses; j++) {
-        const x = colX(j);
-        const cy = ry + rowH / 2;
-        rg.append(el("rect", { x: x - 17, y: cy - 12, width: 34, height: 24, rx: 5, fill: "#fffaf2", stroke: COLOURS.palace, "stroke-width": 1.5 }));
-        if (j < used) rg.append(crossMark(x, cy, 9, COLOURS.ink, 3));
-      }
-      g.append(rg);
+      g.append(part(geom, `palace${ci}`, used, () => palaceRow(ch, ci, ry, used)));
     });
     const by = y + 6 + area.characters.length * rowH + 18;
     const done = Math.min(...area.characters.map((ch) => player.palace[ch] || 0));
     area.column_bonuses.forEach((b, j) => {
       const x = colX(j);
       const taken = done > j;
-      g.append(bonusIcon(b, x, by, 12.5, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` }));
-      if (taken) g.append(crossMark(x, by, 9.5, COLOURS.ink, 2.6));
+      g.append(part(geom, `palace-bonus${ai}-${j}`, taken, () => bonusIcon(b, x, by, 12.5, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
+      g.append(part(geom, `palace-cross${ai}-${j}`, taken, () => taken && crossMark(x, by, 9.5, COLOURS.ink, 2.6)));
     });
-    if (!geom.compact) g.append(text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" }));
+    if (!geom.compact) g.append(part(geom, `palace-note${ai}`, "", () => text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" })));
     y += h + 10;
   });
+  function palaceRow(ch, ci, ry, used) {
+    const rg = el("g", { class: "palace-row", "data-character": ci });
+    rg.append(characterIcon(ch, x0 + 16, ry + rowH / 2, 13, lang));
+    rg.append(text(x0 + 36, ry + rowH / 2 + 6, t(ch, lang), { "font-size": 16, fill: COLOURS.ink, "font-weight": 600, class: "character-name" }));
+    for (let j = 0; j < pal.uses; j++) {
+      const x = colX(j);
+      const cy = ry + rowH / 2;
+      rg.append(el("rect", { x: x - 17, y: cy - 12, width: 34, height: 24, rx: 5, fill: "#fffaf2", stroke: COLOURS.palace, "stroke-width": 1.5 }));
+      if (j < used) rg.append(crossMark(x, cy, 9, COLOURS.ink, 3));
+    }
+    return rg;
+  }
   return g;
 }
 
