@@ -3,7 +3,7 @@
 // change, round / game end announcements and the final score table.
 
 import { glyph } from "./glyphs.js";
-import { html, inlineSvg } from "./svg.js";
+import { html, inlineSvg, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
@@ -99,10 +99,13 @@ export class GameView {
     // the tray is drawn again when its dice, their places or the options changed
     const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
-      this.tray?.destroy();
-      this.tray = renderDice(this.trayBox, S.sheet, state, {
+      const box = html("div");
+      const tray = renderDice(box, S.sheet, state, {
         lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
       });
+      this.tray?.destroy();
+      this.trayBox.append(tray.root);
+      this.tray = tray;
     }
     this.trayKey = trayKey;
 
@@ -238,13 +241,19 @@ export class GameView {
     n.classList.toggle("urgent", left <= 10);
   }
 
+  // The bar's sentence is drawn afresh and morphed into the one on the page (it holds no listeners), so that
+  // only what changed is restyled.
   renderPrompt() {
+    const p = html("div", { class: "prompt", "data-prompt": "" });
+    this.fillPrompt(p);
+    morph(this.prompt, p);
+  }
+
+  fillPrompt(p) {
     const S = this.S;
     const { pending } = S.game;
     const names = this.names();
     const lang = this.lang;
-    const p = this.prompt;
-    p.replaceChildren();
     const add = (...xs) => p.append(...xs.filter((x) => x !== null && x !== undefined && x !== false));
     if (S.room.status === STATUS.OVER) {
       const res = S.game.state.result || [];

@@ -25,6 +25,13 @@ const FLASH = [
   { filter: "drop-shadow(0 0 0 transparent)" },
 ];
 
+// a die taken or kept (the dice tray is morphed in place, so its nodes may be the ones already shown)
+const POP = [
+  { transform: "scale(0.6) rotate(-20deg)" },
+  { transform: "scale(1.12) rotate(6deg)", offset: 0.6 },
+  { transform: "none" },
+];
+
 // A bonus the last update had to waste, in words for the bar.
 export function wastedNotices(view, events) {
   const me = view.mySeat();
@@ -45,8 +52,9 @@ export function animate(view, events) {
   // without a forced layout (the dice are drawn anew, so their class starts theirs)
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const flash = (node) => {
-    if (!(node instanceof SVGElement)) { node.classList.add("flash"); return; }
-    if (!still) node.animate(FLASH, { duration: 1300, easing: "ease-out" });
+    if (still) return;
+    if (node instanceof SVGElement) node.animate(FLASH, { duration: 1300, easing: "ease-out" });
+    else node.animate(POP, { duration: 700, easing: "ease-out" });
   };
   for (const e of events) {
     if (e.player === undefined || e.player === null) continue;

@@ -11,7 +11,7 @@
 //       opts:    {lang, pool: pending.pool, effect: pending.effect}
 //   mountSheet(container, sheet, player, opts) -> {svg, panel, destroy()}: both of the above at once.
 
-import { el, html, text, title, inlineSvg } from "./svg.js";
+import { el, html, text, title, inlineSvg, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { overlapWords } from "./words.js";
 import {
@@ -158,23 +158,6 @@ function reconcile(geom, live, list) {
     live.insertBefore(y, x || null);
   }
   while (live.childNodes.length > i) live.lastChild.remove();
-}
-
-// Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
-// attributes, texts and children that differ: the page restyles and repaints only those.
-function morph(a, b) {
-  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
-  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
-  const want = [...b.childNodes];
-  const have = a.childNodes;
-  want.forEach((y, i) => {
-    const x = have[i];
-    if (!x) a.append(y);
-    else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) x.replaceWith(y);
-    else if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
-    else if (x.data !== y.data) x.data = y.data;
-  });
-  while (have.length > want.length) a.lastChild.remove();
 }
 
 // The same sheet (drawn by drawSheet for this sheet file and language) brought to `player` in place: only the

@@ -50,3 +50,21 @@ export function inlineSvg(size, child, w) {
   const width = w || size;
   return el("svg", { viewBox: `0 0 ${width} ${size}`, width, height: size, class: "inline-icon" }, child);
 }
+
+// Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
+// attributes, texts and children that differ: the page restyles and repaints only those. Listeners are not
+// compared: morph only trees without them (or whose listeners do not depend on what changed).
+export function morph(a, b) {
+  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
+  const want = [...b.childNodes];
+  const have = a.childNodes;
+  want.forEach((y, i) => {
+    const x = have[i];
+    if (!x) a.append(y);
+    else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) x.replaceWith(y);
+    else if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
+    else if (x.data !== y.data) x.data = y.data;
+  });
+  while (have.length > want.length) a.lastChild.remove();
+}
