@@ -14,7 +14,15 @@ const MIDDLE = -1;
 const ELEPHANT = -2;
 const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]);
 
+// drawn once per place and size (the tray and the bar show it on every update), cloned after that
+const elephants = new Map();
 export function elephantIcon(x, y, s) {
+  const key = `${x},${y},${s}`;
+  if (!elephants.has(key)) elephants.set(key, drawElephant(x, y, s));
+  return elephants.get(key).cloneNode(true);
+}
+
+function drawElephant(x, y, s) {
   const g = el("g", { class: "elephant-icon" });
   const grey = "#8e8a99";
   const dark = "#5d586b";
@@ -76,7 +84,8 @@ export function renderDice(container, sheet, state, opts = {}) {
     else if (karmaMode && karmaOpt.has(d)) { opt = karmaOpt.get(d); cls += " opt opt-karma"; }
     else if (!karmaMode && dieOpt.has(d)) { opt = dieOpt.get(d); cls += " opt opt-die"; }
     if (rerolled.has(d)) cls += " rerolled";
-    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label };
+    // the key names everything the slot shows, so that a tray morphed into the next one keeps the die as it is
+    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label, "data-key": opt ? null : `${d}|${where}|${cls}|${label}` };
     if (opt) {
       return html("button", { ...attrs, type: "button", "data-kind": opt[0], "data-option": opt[0], onclick: () => finish(opt) }, dieSvg(sheet, state, d, lang),
         opt[0] === "keep" ? html("span", { class: "die-caption" }, t("keep", lang)) : null);

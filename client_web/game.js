@@ -103,9 +103,15 @@ export class GameView {
       const tray = renderDice(box, S.sheet, state, {
         lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
       });
-      this.tray?.destroy();
-      this.trayBox.append(tray.root);
-      this.tray = tray;
+      // a tray without options holds no listeners: the one on the page is morphed into the new one (the dice
+      // that stayed where they were are kept), unless the dice were rolled (their roll plays on fresh nodes)
+      const rolled = (events || []).some((e) => e.type === "dice_rolled");
+      if (trayKey && this.trayKey && this.tray && !rolled) morph(this.tray.root, tray.root);
+      else {
+        this.tray?.destroy();
+        this.trayBox.append(tray.root);
+        this.tray = tray;
+      }
     }
     this.trayKey = trayKey;
 

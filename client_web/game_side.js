@@ -2,7 +2,7 @@
 // log, drawn again only when what they show changed (the log appends its new lines).
 
 import { glyph } from "./glyphs.js";
-import { html } from "./svg.js";
+import { html, morph } from "./svg.js";
 import { overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
 
@@ -24,7 +24,8 @@ export function renderPlayers(view) {
   S.room.seats.forEach((s, i) => {
     const p = state.players[i];
     if (!p) return;
-    list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+    const rowKey = JSON.stringify([view.lang, s.name, s.connected, s.bot, i === me, pending.player === i, state.start_player === i, S.room.host === s.id, p.fame, p.money, p.karma_gained - p.karma_used, p.overlap]);
+    list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0", "data-key": rowKey },
       html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
       html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${view.L("you_paren")}`) : null,
         state.start_player === i ? html("span", { class: "holder", title: view.L("elephant") }, glyph("elephant", 18)) : null,
@@ -36,8 +37,12 @@ export function renderPlayers(view) {
         html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: view.L("overlap") }, overlapWords(p.overlap, view.lang))),
       html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"))));
   });
-  view.playersBox.replaceChildren(html("h2", null, view.L("players")), list,
+  // drawn afresh and morphed into the list on the page (it holds no listeners): a player's row whose key is
+  // unchanged is kept as it is, so only the rows that changed restyle
+  const fresh = view.playersBox.cloneNode(false);
+  fresh.append(html("h2", null, view.L("players")), list,
     html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${view.L("watching_n", { n: S.room.spectators })}`));
+  morph(view.playersBox, fresh);
 }
 
 export function renderLog(view) {

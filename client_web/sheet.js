@@ -3,7 +3,8 @@
 //   drawSheet(sheet, player, opts) -> <svg>
 //       sheet:  the sheet file as plain data (Sheet.to_json(), engine/sheets/*.json)
 //       player: PlayerState.to_dict()
-//       opts:   {lang, compact, name, colour, active}
+//       opts:   {lang, compact, name, colour, active}; a compact sheet (a small one beside the own) leaves out
+//               the printed icons too small to read there (bonuses, buildings, symbols) and keeps every mark
 //   bindOptions(svg, panel, options, onDecide, opts) -> {destroy()}
 //       options: legal decisions in wire form [kind, [args...], bonus] (pending(state).options)
 //       panel:   an HTML element for the chooser (goods, sell, goods_die, use, which bonus)
@@ -90,13 +91,14 @@ export function drawSheet(sheet, player, opts = {}) {
     "aria-label": `${opts.name || ""} ${t("province", lang)}`.trim(),
     "font-family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   });
-  const geom = { sheet, player, lang, compact: !!opts.compact, parts: new Map() };
+  const geom = { sheet, player, lang, compact: !!opts.compact, parts: new Map(), areas: new Map() };
   svg._rajas = geom;
   svg.append(el("rect", { x: 0, y: 0, width: W, height: H, rx: 18, fill: COLOURS.paper, class: "sheet-bg" }));
   for (const [name, draw, reads] of AREAS) {
     const area = draw(sheet, player, geom, opts);
     const node = el("g", { ...area.attrs, "data-area": name }, area.children);
     node._key = areaKey(reads, player, opts);
+    geom.areas.set(name, node);
     svg.append(node);
   }
   svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" }));
@@ -140,8 +142,20 @@ function part(geom, id, key, build) {
   return node;
 }
 
+// A group of parts (a row, a track space) kept across updates: its own attributes never change, its children
+// (parts) are brought up to date like an area's.
+function group(geom, id, attrs, children) {
+  const list = children.filter(Boolean);
+  const kept = geom.parts.get(id);
+  if (kept) { kept.node._list = list; return kept.node; }
+  const node = el("g", attrs, list);
+  node._part = id;
+  geom.parts.set(id, { key: null, node });
+  return node;
+}
+
 // Brings the children of `live` (an area on the page) to `list`: kept parts stay where they are, a part drawn
-// anew is morphed into the stale node at its place (touching only what differs), the rest is inserted or removed.
+// anew replaces the stale node at its place, the rest is inserted or removed.
 function reconcile(geom, live, list) {
   const want = new Set(list);
   let i = 0;
@@ -150,14 +164,17 @@ function reconcile(geom, live, list) {
     while (x && !want.has(x) && y.parentNode === live) { const next = x.nextSibling; x.remove(); x = next; }
     i++;
     if (x === y) continue;
-    if (x && !want.has(x) && !y.parentNode && x.nodeName === y.nodeName) {
-      morph(x, y);
-      if (y._part !== undefined) { geom.parts.get(y._part).node = x; x._part = y._part; }
+    if (x && !want.has(x) && !y.parentNode) {
+      // a part drawn anew takes the place of its old node; a node drawn on every update (a marker, the
+      // header) is morphed into the old one, which usually differs in an attribute or a text
+      if (y._part !== undefined || x.nodeName !== y.nodeName) x.replaceWith(y);
+      else morph(x, y);
       continue;
     }
     live.insertBefore(y, x || null);
   }
   while (live.childNodes.length > i) live.lastChild.remove();
+  for (const y of list) if (y._list) { const sub = y._list; y._list = null; reconcile(geom, y, sub); }
 }
 
 // The same sheet (drawn by drawSheet for this sheet file and language) brought to `player` in place: only the
@@ -167,7 +184,7 @@ export function updateSheet(svg, sheet, player, opts = {}) {
   geom.player = player;
   for (const [name, draw, reads] of AREAS) {
     const key = areaKey(reads, player, opts);
-    const old = svg.querySelector(`:scope > [data-area="${name}"]`);
+    const old = geom.areas.get(name);
     if (old && old._key === key) continue;
     const area = draw(sheet, player, geom, opts);
     const attrs = { ...area.attrs, "data-area": name };
@@ -178,6 +195,7 @@ export function updateSheet(svg, sheet, player, opts = {}) {
     } else {
       const node = el("g", attrs, area.children);
       node._key = key;
+      geom.areas.set(name, node);
       svg.append(node);
     }
   }
@@ -202,43 +220,35 @@ function drawTracks(sheet, player, geom, opts) {
   const moneyBonus = new Map(sheet.tracks.money.bonuses.map((b) => [b.at, b.bonus]));
 
   const reachedAt = (idx, pos) => idx <= Math.floor(pos + 1e-9);
-  for (let i = 0; i < n; i++) {
-    const mi = last - i; // index on the money track
-    const fb = fameBonus.get(fameVals[i]);
-    const mb = moneyBonus.get(moneyVals[mi]);
-    const spaceKey = `${reachedAt(i, fpos)}${reachedAt(mi, mpos)}${fb ? player.fame >= fameVals[i] : ""}${mb ? player.money >= moneyVals[mi] : ""}`;
-    g.append(part(geom, `track${i}`, spaceKey, () => trackSpace(i)));
-  }
+  for (let i = 0; i < n; i++) g.append(trackSpace(i));
   function trackSpace(i) {
     const cell = cells[i];
     const mi = last - i; // index on the money track
-    const sp = el("g", { class: "track-space", "data-index": i });
-    sp.append(el("rect", { x: cell.x, y: cell.y, width: cell.w, height: cell.h, fill: "#f3e7cc", stroke: COLOURS.line, "stroke-width": 1.2 }));
+    const kids = [part(geom, `track${i}-bg`, "", () => el("rect", { x: cell.x, y: cell.y, width: cell.w, height: cell.h, fill: "#f3e7cc", stroke: COLOURS.line, "stroke-width": 1.2 }))];
     for (const [which, idx, vals, bonuses, pos, colour, light, txt] of [
       ["fame", i, fameVals, fameBonus, fpos, COLOURS.fame, COLOURS.fameLight, COLOURS.fame],
       ["money", mi, moneyVals, moneyBonus, mpos, COLOURS.money, COLOURS.moneyLight, COLOURS.moneyText],
     ]) {
       const r = lane(cell, which);
       const reached = reachedAt(idx, pos);
-      sp.append(el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` }));
+      kids.push(part(geom, `track${i}-${which}`, reached, () => el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` })));
       const v = vals[idx];
       const b = bonuses.get(v);
       const [cx, cy] = centre(r);
       const tx = r.horizontal ? (b ? r.x + r.w * 0.3 : cx) : cx;
       const ty = r.horizontal ? cy + 5 : (b ? r.y + r.h * 0.28 + 5 : cy + 5);
       if (!geom.compact || v % 10 === 0) {
-        sp.append(text(tx, ty, v, { "font-size": r.horizontal ? 15 : 14, "text-anchor": "middle", fill: txt, "font-weight": v % 5 === 0 ? 800 : 500, class: `track-value ${which}-value` }));
+        kids.push(part(geom, `track${i}-${which}-value`, "", () => text(tx, ty, v, { "font-size": r.horizontal ? 15 : 14, "text-anchor": "middle", fill: txt, "font-weight": v % 5 === 0 ? 800 : 500, class: `track-value ${which}-value` })));
       }
-      if (b) {
+      if (b && !geom.compact) {
         const bx = r.horizontal ? r.x + r.w * 0.72 : cx;
         const by = r.horizontal ? cy : r.y + r.h * 0.7;
         const taken = (which === "fame" ? player.fame : player.money) >= v;
-        const icon = bonusIcon(b, bx, by, 10.5, lang, { class: `bonus bonus-${b.kind} track-bonus ${which}-bonus${taken ? " taken" : ""}` });
-        sp.append(icon);
-        if (taken) sp.append(crossMark(bx, by, 8, COLOURS.ink, 2.2));
+        kids.push(part(geom, `track${i}-${which}-bonus`, taken, () => bonusIcon(b, bx, by, 10.5, lang, { class: `bonus bonus-${b.kind} track-bonus ${which}-bonus${taken ? " taken" : ""}` })));
+        kids.push(part(geom, `track${i}-${which}-cross`, taken, () => taken && crossMark(bx, by, 8, COLOURS.ink, 2.2)));
       }
     }
-    return sp;
+    return group(geom, `track${i}`, { class: "track-space", "data-index": i }, kids);
   }
   // lane divider and start labels
   for (const [which, idx, colour] of [["fame", 0, COLOURS.fame], ["money", last, COLOURS.money]]) {
@@ -324,7 +334,7 @@ function drawProvince(sheet, player, geom, opts) {
   const bySlot = new Map(sheet.province.edge_bonuses.map((e) => [`${e.side}${e.index}`, e.bonus]));
   slots.forEach(([side, i], slot) => {
     const b = bySlot.get(`${side}${i}`);
-    if (!b) return;
+    if (!b || geom.compact) return;
     let x;
     let y;
     if (side === "N" || side === "S") { x = gx + i * cs + cs / 2; y = side === "N" ? gy - eb / 2 : gy + rows * cs + eb / 2; }
@@ -354,7 +364,8 @@ function drawProvince(sheet, player, geom, opts) {
     const s = cs * 0.2;
     const ix = x + cs * 0.25;
     const iy = y + cs * 0.26;
-    if (kind === "residence") sg.append(residenceIcon(ix, iy + 2, s * 1.05, lang));
+    if (geom.compact) { /* a small sheet shows the roads, not what each space holds */ }
+    else if (kind === "residence") sg.append(residenceIcon(ix, iy + 2, s * 1.05, lang));
     else if (kind.startsWith("market_")) sg.append(marketIcon(kind.slice(7), ix, iy, s, lang));
     else sg.append(buildingIcon(kind, ix, iy, s, lang));
     if (arms) sg.append(roadArms(arms, x + cs / 2, y + cs / 2, cs / 2, { width: cs * 0.17 }));
@@ -389,7 +400,7 @@ function drawKarma(sheet, player, geom, opts) {
     if (gained) sg.append(circleMark(x, y, 18.5, COLOURS.ink, 2.2));
     if (used) sg.append(crossMark(x, y, 12, COLOURS.ink, 3));
     const b = bonuses.get(i + 1);
-    if (b) {
+    if (b && !geom.compact) {
       const taken = player.karma_gained >= i + 1;
       sg.append(el("line", { x1: x, y1: y + 18, x2: x, y2: y + 26, stroke: COLOURS.karma, "stroke-width": 2 }));
       const bi = bonusIcon(b, x, y + 38, 11, lang, { class: `bonus bonus-${b.kind}${taken ? " taken" : ""}` });
@@ -434,8 +445,8 @@ function drawUpgrades(sheet, player, geom, opts) {
   up.column_bonuses.forEach((b, j) => {
     const x = colX(j + 1);
     const taken = minLevel >= j + 2;
-    g.append(part(geom, `upgrade-bonus${j}`, taken, () => bonusIcon(b, x, by, 13, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
-    g.append(part(geom, `upgrade-cross${j}`, taken, () => taken && crossMark(x, by, 10, COLOURS.ink, 2.6)));
+    if (!geom.compact) g.append(part(geom, `upgrade-bonus${j}`, taken, () => bonusIcon(b, x, by, 13, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
+    if (!geom.compact) g.append(part(geom, `upgrade-cross${j}`, taken, () => taken && crossMark(x, by, 10, COLOURS.ink, 2.6)));
   });
   if (!geom.compact) g.append(part(geom, "upgrades-note", "", () => text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" })));
   return g;
@@ -466,10 +477,10 @@ function drawRiver(sheet, player, geom, opts) {
     sg.append(el("rect", { x: x + 3, y: top, width: step - 6, height: h, rx: 10, fill: isMarked ? "#b9d9f2" : "#eef6fc", stroke: COLOURS.river, "stroke-width": i === pos ? 4 : 1.5 }));
     const cx = x + step / 2;
     sg.append(el("circle", { cx, cy: top + 30, r: 21, fill: "#fff", stroke: "#9cc8ea", "stroke-width": 1.5 }));
-    sg.append(symbolIcon(sp.symbol, cx, top + 30, 16));
+    if (!geom.compact) sg.append(symbolIcon(sp.symbol, cx, top + 30, 16));
     sg.append(title(t(sp.symbol, lang)));
-    const k = sp.reward.length;
-    sp.reward.forEach((b, j) => {
+    const k = geom.compact ? 0 : sp.reward.length;
+    sp.reward.slice(0, k).forEach((b, j) => {
       const bx = cx + (j - (k - 1) / 2) * 26;
       sg.append(bonusIcon(b, bx, top + 78, k > 1 ? 11.5 : 13.5, lang));
     });
@@ -496,45 +507,47 @@ function drawMarket(sheet, player, geom, opts) {
   g.append(part(geom, "market-title", "", () => sectionTitle(x0 + 4, y0, t("market", lang), COLOURS.market, geom)));
   const top = y0 + 10;
   g.append(part(geom, "market-bg", "", () => el("rect", { x: x0, y: top, width: lab + cols * cw + 12, height: m.rows.length * rowH + 44, rx: 12, fill: COLOURS.marketLight, stroke: COLOURS.market, "stroke-width": 3 })));
-  GOODS.forEach((good, gi) => g.append(part(geom, `market-${good}`, `${player.circled[good]},${player.sold[good]}`, () => {
+  GOODS.forEach((good, gi) => {
     const row = m.rows.find((r) => r.good === good);
     const y = top + 8 + gi * rowH;
-    const rg = el("g", { class: "market-row", "data-good": good });
-    rg.append(goodIcon(good, x0 + lab / 2, y + 50, 15), title(t(good, lang)));
+    const id = `market-${good}`;
+    const kids = [part(geom, `${id}-icon`, "", () => goodIcon(good, x0 + lab / 2, y + 50, 15)), part(geom, `${id}-title`, "", () => title(t(good, lang)))];
     const circled = player.circled[good];
     const sold = player.sold[good];
     let start = 0;
-    row.tents.forEach((tent) => {
+    row.tents.forEach((tent, ti) => {
       const end = start + tent.size;
       const tx0 = x0 + lab + start * cw + 3;
       const tx1 = x0 + lab + end * cw - 3;
       const taken = sold >= end;
-      rg.append(el("path", { class: "tent", d: `M${tx0},${y + 32} L${tx0 + 12},${y + 14} L${tx1 - 12},${y + 14} L${tx1},${y + 32} Z`, fill: "#dcc7ec", stroke: COLOURS.market, "stroke-width": 1.5, "stroke-linejoin": "round" }));
+      kids.push(part(geom, `${id}-tent${ti}`, "", () => el("path", { class: "tent", d: `M${tx0},${y + 32} L${tx0 + 12},${y + 14} L${tx1 - 12},${y + 14} L${tx1},${y + 32} Z`, fill: "#dcc7ec", stroke: COLOURS.market, "stroke-width": 1.5, "stroke-linejoin": "round" })));
       const bx = (tx0 + tx1) / 2;
-      rg.append(bonusIcon(tent.bonus, bx, y + 14, 12, lang, { class: `bonus bonus-${tent.bonus.kind} tent-bonus${taken ? " taken" : ""}` }));
-      if (taken) rg.append(crossMark(bx, y + 14, 9, COLOURS.ink, 2.4));
+      if (!geom.compact) {
+        kids.push(part(geom, `${id}-tent${ti}-bonus`, taken, () => bonusIcon(tent.bonus, bx, y + 14, 12, lang, { class: `bonus bonus-${tent.bonus.kind} tent-bonus${taken ? " taken" : ""}` })));
+        kids.push(part(geom, `${id}-tent${ti}-cross`, taken, () => taken && crossMark(bx, y + 14, 9, COLOURS.ink, 2.4)));
+      }
       start = end;
     });
     for (let c = 0; c < cols; c++) {
-      const cx = x0 + lab + c * cw + cw / 2;
-      const cy = y + 52;
       const isCircled = c < circled;
       const isSold = c < sold;
-      const cg = el("g", { class: `market-good${isCircled ? " circled" : ""}${isSold ? " sold" : ""}`, "data-col": c });
-      cg.append(el("rect", { x: cx - cw / 2 + 2, y: cy - 18, width: cw - 4, height: 36, rx: 6, fill: "#fbf7fd", stroke: "#c5acd9", "stroke-width": 1 }));
-      const icon = goodIcon(good, cx, cy, 11);
-      if (!isCircled) icon.setAttribute("opacity", 0.4);
-      cg.append(icon);
-      if (isCircled) cg.append(circleMark(cx, cy, 16, COLOURS.ink, 2.4));
-      if (isSold) cg.append(crossMark(cx, cy, 12, COLOURS.ink, 3));
-      rg.append(cg);
+      kids.push(part(geom, `${id}-${c}`, `${isCircled}${isSold}`, () => {
+        const cx = x0 + lab + c * cw + cw / 2;
+        const cy = y + 52;
+        const cg = el("g", { class: `market-good${isCircled ? " circled" : ""}${isSold ? " sold" : ""}`, "data-col": c });
+        cg.append(el("rect", { x: cx - cw / 2 + 2, y: cy - 18, width: cw - 4, height: 36, rx: 6, fill: "#fbf7fd", stroke: "#c5acd9", "stroke-width": 1 }));
+        if (!geom.compact) cg.append(goodIcon(good, cx, cy, 11, isCircled ? {} : { opacity: 0.4 }));
+        if (isCircled) cg.append(circleMark(cx, cy, 16, COLOURS.ink, 2.4));
+        if (isSold) cg.append(crossMark(cx, cy, 12, COLOURS.ink, 3));
+        return cg;
+      }));
     }
-    return rg;
-  })));
+    g.append(group(geom, id, { class: "market-row", "data-good": good }, kids));
+  });
   const py = top + 8 + m.rows.length * rowH + 16;
   m.prices.forEach((p, c) => {
     const cx = x0 + lab + c * cw + cw / 2;
-    g.append(part(geom, `price${c}`, "", () => bonusIcon({ kind: "money", amount: p }, cx, py, 13, lang, { class: "price" })));
+    if (!geom.compact) g.append(part(geom, `price${c}`, "", () => bonusIcon({ kind: "money", amount: p }, cx, py, 13, lang, { class: "price" })));
   });
   return g;
 }
@@ -566,8 +579,8 @@ function drawPalace(sheet, player, geom, opts) {
     area.column_bonuses.forEach((b, j) => {
       const x = colX(j);
       const taken = done > j;
-      g.append(part(geom, `palace-bonus${ai}-${j}`, taken, () => bonusIcon(b, x, by, 12.5, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
-      g.append(part(geom, `palace-cross${ai}-${j}`, taken, () => taken && crossMark(x, by, 9.5, COLOURS.ink, 2.6)));
+      if (!geom.compact) g.append(part(geom, `palace-bonus${ai}-${j}`, taken, () => bonusIcon(b, x, by, 12.5, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
+      if (!geom.compact) g.append(part(geom, `palace-cross${ai}-${j}`, taken, () => taken && crossMark(x, by, 9.5, COLOURS.ink, 2.6)));
     });
     if (!geom.compact) g.append(part(geom, `palace-note${ai}`, "", () => text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" })));
     y += h + 10;

@@ -52,19 +52,36 @@ export function inlineSvg(size, child, w) {
 }
 
 // Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
-// attributes, texts and children that differ: the page restyles and repaints only those. Listeners are not
-// compared: morph only trees without them (or whose listeners do not depend on what changed).
+// attributes, texts and children that differ: the page restyles and repaints only those. A child with a
+// `data-key` stands for all it holds: an old child with the same key is kept as it is (moved if need be) and not
+// compared further. Listeners are not compared: morph only trees without them (or whose listeners do not depend
+// on what changed).
 export function morph(a, b) {
   for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
   for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
   const want = [...b.childNodes];
-  const have = a.childNodes;
-  want.forEach((y, i) => {
-    const x = have[i];
-    if (!x) a.append(y);
+  const keys = new Set();
+  for (const y of want) { const k = keyOf(y); if (k) keys.add(k); }
+  const old = new Map();
+  for (const x of a.childNodes) { const k = keyOf(x); if (k && keys.has(k)) old.set(k, x); }
+  let i = 0;
+  for (const y of want) {
+    let x = a.childNodes[i];
+    const kept = old.get(keyOf(y));
+    if (kept) {
+      // children whose keys are gone, before the one kept: removed
+      while (x && x !== kept && keyOf(x) && !old.has(keyOf(x))) { const next = x.nextSibling; x.remove(); x = next; }
+      if (kept !== x) a.insertBefore(kept, x || null);
+    } else if (!x) a.append(y);
+    else if (keyOf(x) && old.has(keyOf(x))) a.insertBefore(y, x);
     else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) x.replaceWith(y);
     else if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
     else if (x.data !== y.data) x.data = y.data;
-  });
-  while (have.length > want.length) a.lastChild.remove();
+    i++;
+  }
+  while (a.childNodes.length > i) a.lastChild.remove();
+}
+
+function keyOf(n) {
+  return n.nodeType === Node.ELEMENT_NODE ? n.getAttribute("data-key") : null;
 }
