@@ -103,7 +103,7 @@ export function renderDice(container, sheet, state, opts = {}) {
 
     const eleDie = state.where.findIndex((w, d) => w === ELEPHANT && !rerolled.has(d));
     const holder = names[state.start_player] ?? "";
-    const elephant = html("div", { class: "tray-elephant" },
+    const elephant = html("div", { class: "tray-elephant", "data-key": options.length ? null : `${holder}|${eleDie}|${eleDie >= 0 ? state.faces[eleDie] : ""}|${eleDie >= 0 && (keepOpt.has(eleDie) || dieOpt.has(eleDie) || karmaOpt.has(eleDie)) ? "opt" : ""}` },
       html("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),
       html("div", { class: "elephant-box" },
         inlineSvg(64, elephantIcon(38, 36, 24), 84),
@@ -114,7 +114,9 @@ export function renderDice(container, sheet, state, opts = {}) {
       const dice = [];
       state.where.forEach((w, d) => { if (w === seat) dice.push(dieButton(d, `depot-${seat}`)); });
       const current = opts.current === seat;
-      depots.append(html("div", { class: `depot${current ? " current" : ""}${opts.me === seat ? " me" : ""}`, "data-seat": seat },
+      const here = state.where.map((w, d) => (w === seat ? `${d}:${state.faces[d]}${rerolled.has(d) ? "r" : ""}${keepOpt.has(d) || dieOpt.has(d) || karmaOpt.has(d) ? "o" : ""}` : "")).join("");
+      // a depot's key is everything it shows, so that a morphed tray keeps the depots that did not change
+      depots.append(html("div", { class: `depot${current ? " current" : ""}${opts.me === seat ? " me" : ""}`, "data-seat": seat, "data-key": options.length ? null : `${seat}|${names[seat]}|${current}|${here}` },
         html("div", { class: "tray-label" }, `${t("depot", lang)} · ${names[seat]}`),
         html("div", { class: "depot-dice" }, dice.length ? dice : html("span", { class: "depot-empty" }, "–"))));
     });

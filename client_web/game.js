@@ -189,6 +189,7 @@ export class GameView {
     this.bar = this.renderBar();
     this.barKey = null;
     this.prompt = html("div", { class: "prompt", "data-prompt": "" });
+    this.promptDrawn = null;
     this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
     this.mineBox = html("section", { class: "mine-box" });
     this.playersBox = html("section", { class: "players-box card" });
@@ -247,11 +248,14 @@ export class GameView {
     n.classList.toggle("urgent", left <= 10);
   }
 
-  // The bar's sentence is drawn afresh and morphed into the one on the page (it holds no listeners), so that
-  // only what changed is restyled.
+  // The bar's sentence is drawn afresh and, when it differs, morphed into the one on the page (it holds no
+  // listeners), so that only what changed is restyled.
   renderPrompt() {
     const p = html("div", { class: "prompt", "data-prompt": "" });
     this.fillPrompt(p);
+    const drawn = p.outerHTML;
+    if (drawn === this.promptDrawn) return;
+    this.promptDrawn = drawn;
     morph(this.prompt, p);
   }
 

@@ -57,8 +57,31 @@ export function inlineSvg(size, child, w) {
 // compared further. Listeners are not compared: morph only trees without them (or whose listeners do not depend
 // on what changed).
 export function morph(a, b) {
-  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
-  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
+  const attrs = b.attributes;
+  let extra = attrs.length !== a.attributes.length;
+  for (let j = 0; j < attrs.length; j++) {
+    const { name, value } = attrs[j];
+    const was = a.getAttribute(name);
+    if (was !== value) { a.setAttribute(name, value); if (was === null) extra = true; }
+  }
+  if (extra) for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
+  if (b.querySelector(":scope > [data-key]")) { morphKeyed(a, b); return; }
+  let x = a.firstChild;
+  for (let y = b.firstChild; y;) {
+    const next = y.nextSibling;
+    if (!x) a.appendChild(y);
+    else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) { const after = x.nextSibling; a.replaceChild(y, x); x = after; }
+    else {
+      if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
+      else if (x.data !== y.data) x.data = y.data;
+      x = x.nextSibling;
+    }
+    y = next;
+  }
+  while (x) { const after = x.nextSibling; x.remove(); x = after; }
+}
+
+function morphKeyed(a, b) {
   const want = [...b.childNodes];
   const keys = new Set();
   for (const y of want) { const k = keyOf(y); if (k) keys.add(k); }
