@@ -99,19 +99,21 @@ export class GameView {
     // the tray is drawn again when its dice, their places or the options changed
     const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
-      const box = html("div");
-      const tray = renderDice(box, S.sheet, state, {
-        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
-      });
       // a tray without options holds no listeners: the one on the page is morphed into the new one (the dice
-      // that stayed where they were are kept), unless the dice were rolled (their roll plays on fresh nodes)
+      // and depots that did not change are kept, and drawn as stubs), unless the dice were rolled (their roll
+      // plays on fresh nodes)
       const rolled = (events || []).some((e) => e.type === "dice_rolled");
-      if (trayKey && this.trayKey && this.tray && !rolled) morph(this.tray.root, tray.root);
+      const morphing = !!(trayKey && this.trayKey && this.tray && !rolled);
+      const tray = renderDice(html("div"), S.sheet, state, {
+        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player, known: morphing ? this.tray.keys : undefined,
+      });
+      if (morphing) morph(this.tray.root, tray.root);
       else {
         this.tray?.destroy();
         this.trayBox.append(tray.root);
         this.tray = tray;
       }
+      this.tray.keys = new Set([...this.tray.root.querySelectorAll("[data-key]")].map((n) => n.getAttribute("data-key")));
     }
     this.trayKey = trayKey;
 
@@ -308,7 +310,12 @@ export class GameView {
         seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${this.L("bot")}`) : null,
         seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
     }
-    if (pending.phase === "pick") add(pickOrder(S.game.state, names, SEAT_COLOURS, this.lang));
+    if (pending.phase === "pick") {
+      // keyed by what it shows, so that a morph keeps the list while it did not change
+      const order = pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
+      order?.setAttribute("data-key", JSON.stringify([S.game.state.order, S.game.state.turn, names, this.lang]));
+      add(order);
+    }
     if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));
     for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
   }

@@ -21,10 +21,15 @@ export function renderPlayers(view) {
   if (key === view.playersKey) return;
   view.playersKey = key;
   const list = html("ul", { class: "player-list", "data-list": "players" });
+  // a row already on the page under the same key is listed by its key alone: morph keeps it as it is
+  const shown = view.playersBox._rows || new Set();
+  const rows = new Set();
   S.room.seats.forEach((s, i) => {
     const p = state.players[i];
     if (!p) return;
     const rowKey = JSON.stringify([view.lang, s.name, s.connected, s.bot, i === me, pending.player === i, state.start_player === i, S.room.host === s.id, p.fame, p.money, p.karma_gained - p.karma_used, p.overlap]);
+    rows.add(rowKey);
+    if (shown.has(rowKey)) { list.append(html("li", { "data-key": rowKey })); return; }
     list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0", "data-key": rowKey },
       html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
       html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${view.L("you_paren")}`) : null,
@@ -43,6 +48,7 @@ export function renderPlayers(view) {
   fresh.append(html("h2", null, view.L("players")), list,
     html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${view.L("watching_n", { n: S.room.spectators })}`));
   morph(view.playersBox, fresh);
+  view.playersBox._rows = rows;
 }
 
 export function renderLog(view) {

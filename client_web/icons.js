@@ -297,10 +297,13 @@ function drawBonusIcon(b, x, y, r, lang, extra = {}) {
     case "karma": {
       g.append(badge(x, y, r, COLOURS.karma));
       g.append(el("circle", { cx: x, cy: y, r: r * 0.5, fill: "none", stroke: "#fff", "stroke-width": r * 0.13 }));
-      for (let i = 0; i < 8; i++) {
+      // the eight spokes as one path (a sheet shows a dozen wheels: one node each instead of eight)
+      const f = (v) => Math.round(v * 100) / 100;
+      const spokes = Array.from({ length: 8 }, (_, i) => {
         const a = (Math.PI * i) / 4;
-        g.append(el("line", { x1: x + Math.cos(a) * r * 0.15, y1: y + Math.sin(a) * r * 0.15, x2: x + Math.cos(a) * r * 0.72, y2: y + Math.sin(a) * r * 0.72, stroke: "#fff", "stroke-width": r * 0.1 }));
-      }
+        return `M${f(x + Math.cos(a) * r * 0.15)},${f(y + Math.sin(a) * r * 0.15)} L${f(x + Math.cos(a) * r * 0.72)},${f(y + Math.sin(a) * r * 0.72)}`;
+      }).join(" ");
+      g.append(el("path", { d: spokes, fill: "none", stroke: "#fff", "stroke-width": r * 0.1 }));
       if (b.amount > 1) g.append(text(x + r * 0.9, y - r * 0.6, b.amount, { "font-size": r * 0.8, fill: COLOURS.karma, "font-weight": 800 }));
       break;
     }

@@ -231,7 +231,8 @@ function drawTracks(sheet, player, geom, opts) {
     ]) {
       const r = lane(cell, which);
       const reached = reachedAt(idx, pos);
-      kids.push(part(geom, `track${i}-${which}`, reached, () => el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` })));
+      // a lane not reached yet is left empty (no node): most of a track is, for most of the game
+      kids.push(part(geom, `track${i}-${which}`, reached, () => reached && el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` })));
       const v = vals[idx];
       const b = bonuses.get(v);
       const [cx, cy] = centre(r);
