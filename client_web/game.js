@@ -135,11 +135,13 @@ export class GameView {
       entry = { m };
       this.bigs.set(big, entry);
     }
-    // the others stay in the page parked (content-visibility: hidden keeps their style and layout), so
-    // following the player to move costs no restyle of a whole sheet
+    // the others stay in the page parked (transparent, under the one shown: see app.css), so following the
+    // player to move costs no restyle or repaint of a whole sheet
     for (const [seat, e] of this.bigs) {
       const parked = seat !== big;
-      if (e.m.wrap.classList.contains("parked") !== parked) e.m.wrap.classList.toggle("parked", parked);
+      if (e.m.wrap.classList.contains("parked") === parked) continue;
+      e.m.wrap.classList.toggle("parked", parked);
+      if (parked) e.m.wrap.setAttribute("aria-hidden", "true"); else e.m.wrap.removeAttribute("aria-hidden");
     }
     if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
     if (interactive) {

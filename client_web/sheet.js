@@ -101,7 +101,8 @@ export function drawSheet(sheet, player, opts = {}) {
     geom.areas.set(name, node);
     svg.append(node);
   }
-  svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" }));
+  geom.border = el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" });
+  svg.append(geom.border);
   return svg;
 }
 
@@ -199,9 +200,12 @@ export function updateSheet(svg, sheet, player, opts = {}) {
       svg.append(node);
     }
   }
-  svg.classList.toggle("active", !!opts.active);
-  svg.setAttribute("aria-label", `${opts.name || ""} ${t("province", geom.lang)}`.trim());
-  svg.querySelector(":scope > .sheet-border")?.setAttribute("stroke", opts.colour || COLOURS.line);
+  // set only when changed: even an equal value written again invalidates the element's style
+  if (svg.classList.contains("active") !== !!opts.active) svg.classList.toggle("active", !!opts.active);
+  const label = `${opts.name || ""} ${t("province", geom.lang)}`.trim();
+  if (svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
+  const stroke = opts.colour || COLOURS.line;
+  if (geom.border.getAttribute("stroke") !== stroke) geom.border.setAttribute("stroke", stroke);
   return svg;
 }
 
