@@ -4,7 +4,8 @@
 //   renderDice(container, sheet, state, opts) -> {root, destroy()}
 //       sheet:  the sheet file as plain data (its `dice` list gives each die's colour and faces)
 //       state:  GameState.to_dict() (uses faces, where, reroll, players, start_player)
-//       opts:   {lang, options: pending.options, onDecide(wireDecision), names: [seat names], me: seat}
+//       opts:   {lang, options: pending.options, onDecide(wireDecision), names: [seat names], me: seat,
+//                known: keys (data-key) of the tray on the page when the new one is only morphed into it}
 
 import { el, html, inlineSvg, title } from "./svg.js";
 import { t } from "./i18n.js";
@@ -14,7 +15,15 @@ const MIDDLE = -1;
 const ELEPHANT = -2;
 const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]);
 
+// drawn once per place and size (the tray and the bar show it on every update), cloned after that
+const elephants = new Map();
 export function elephantIcon(x, y, s) {
+  const key = `${x},${y},${s}`;
+  if (!elephants.has(key)) elephants.set(key, drawElephant(x, y, s));
+  return elephants.get(key).cloneNode(true);
+}
+
+function drawElephant(x, y, s) {
   const g = el("g", { class: "elephant-icon" });
   const grey = "#8e8a99";
   const dark = "#5d586b";
@@ -54,6 +63,9 @@ export function renderDice(container, sheet, state, opts = {}) {
   const rerollOpt = byKind("reroll")[0];
   const passOpt = byKind("pass")[0];
   const rerolled = new Set(state.reroll || []);
+  // keys of the parts of the tray on the page this one will be morphed into: those are drawn as stubs with
+  // the key alone (morph keeps the part on the page)
+  const known = opts.known || new Set();
   let karmaMode = false;
   let done = false;
   const root = html("div", { class: "dice-tray" });
@@ -76,7 +88,10 @@ export function renderDice(container, sheet, state, opts = {}) {
     else if (karmaMode && karmaOpt.has(d)) { opt = karmaOpt.get(d); cls += " opt opt-karma"; }
     else if (!karmaMode && dieOpt.has(d)) { opt = dieOpt.get(d); cls += " opt opt-die"; }
     if (rerolled.has(d)) cls += " rerolled";
-    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label };
+    // the key names everything the slot shows, so that a tray morphed into the next one keeps the die as it is
+    const key = opt ? null : `${d}|${where}|${cls}|${label}`;
+    if (known.has(key)) return html("span", { "data-key": key });
+    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label, "data-key": key };
     if (opt) {
       return html("button", { ...attrs, type: "button", "data-kind": opt[0], "data-option": opt[0], onclick: () => finish(opt) }, dieSvg(sheet, state, d, lang),
         opt[0] === "keep" ? html("span", { class: "die-caption" }, t("keep", lang)) : null);
@@ -94,7 +109,8 @@ export function renderDice(container, sheet, state, opts = {}) {
 
     const eleDie = state.where.findIndex((w, d) => w === ELEPHANT && !rerolled.has(d));
     const holder = names[state.start_player] ?? "";
-    const elephant = html("div", { class: "tray-elephant" },
+    const elephantKey = options.length ? null : `${holder}|${eleDie}|${eleDie >= 0 ? state.faces[eleDie] : ""}|${eleDie >= 0 && rerolled.has(eleDie)}`;
+    const elephant = known.has(elephantKey) ? html("div", { "data-key": elephantKey }) : html("div", { class: "tray-elephant", "data-key": elephantKey },
       html("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),
       html("div", { class: "elephant-box" },
         inlineSvg(64, elephantIcon(38, 36, 24), 84),
@@ -102,10 +118,14 @@ export function renderDice(container, sheet, state, opts = {}) {
 
     const depots = html("div", { class: "tray-depots" });
     state.players.forEach((p, seat) => {
+      const current = opts.current === seat;
+      const here = state.where.map((w, d) => (w === seat ? `${d}:${state.faces[d]}${rerolled.has(d) ? "r" : ""}` : "")).join("");
+      // a depot's key is everything it shows, so that a morphed tray keeps the depots that did not change
+      const depotKey = options.length ? null : `${seat}|${names[seat]}|${current}|${opts.me === seat}|${here}`;
+      if (known.has(depotKey)) { depots.append(html("div", { "data-key": depotKey })); return; }
       const dice = [];
       state.where.forEach((w, d) => { if (w === seat) dice.push(dieButton(d, `depot-${seat}`)); });
-      const current = opts.current === seat;
-      depots.append(html("div", { class: `depot${current ? " current" : ""}${opts.me === seat ? " me" : ""}`, "data-seat": seat },
+      depots.append(html("div", { class: `depot${current ? " current" : ""}${opts.me === seat ? " me" : ""}`, "data-seat": seat, "data-key": depotKey },
         html("div", { class: "tray-label" }, `${t("depot", lang)} · ${names[seat]}`),
         html("div", { class: "depot-dice" }, dice.length ? dice : html("span", { class: "depot-empty" }, "–"))));
     });

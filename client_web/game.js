@@ -3,7 +3,7 @@
 // change, round / game end announcements and the final score table.
 
 import { glyph } from "./glyphs.js";
-import { html, inlineSvg } from "./svg.js";
+import { html, inlineSvg, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
@@ -104,10 +104,21 @@ export class GameView {
     // the tray is drawn again when its dice, their places or the options changed
     const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
-      this.tray?.destroy();
-      this.tray = renderDice(this.trayBox, S.sheet, state, {
-        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player,
+      // a tray without options holds no listeners: the one on the page is morphed into the new one (the dice
+      // and depots that did not change are kept, and drawn as stubs), unless the dice were rolled (their roll
+      // plays on fresh nodes)
+      const rolled = (events || []).some((e) => e.type === "dice_rolled");
+      const morphing = !!(trayKey && this.trayKey && this.tray && !rolled);
+      const tray = renderDice(html("div"), S.sheet, state, {
+        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player, known: morphing ? this.tray.keys : undefined,
       });
+      if (morphing) morph(this.tray.root, tray.root);
+      else {
+        this.tray?.destroy();
+        this.trayBox.append(tray.root);
+        this.tray = tray;
+      }
+      this.tray.keys = new Set([...this.tray.root.querySelectorAll("[data-key]")].map((n) => n.getAttribute("data-key")));
     }
     this.trayKey = trayKey;
 
@@ -121,7 +132,7 @@ export class GameView {
     else {
       const m = mountSheet(html("div"), S.sheet, state.players[big], bigOpts);
       m.wrap.dataset.seat = String(big);
-      m.wrap.classList.add("big-sheet");
+      m.wrap.classList.add("big-sheet", "parked");
       const legend = html("p", { class: "sheet-legend muted small", role: "status", "data-legend": "" }, this.L("legend_tap"));
       zoomable(m, this.zoom, this.lang);
       m.wrap.append(legend);
@@ -129,12 +140,13 @@ export class GameView {
       entry = { m };
       this.bigs.set(big, entry);
     }
-    // the others stay in the page parked (content-visibility: hidden keeps their style and layout), so
-    // following the player to move costs no restyle of a whole sheet
+    // the others stay in the page parked (transparent, under the one shown: see app.css), so following the
+    // player to move costs no restyle or repaint of a whole sheet
     for (const [seat, e] of this.bigs) {
-      const shown = seat === big;
-      e.m.wrap.classList.toggle("big-sheet", shown);
-      e.m.wrap.classList.toggle("parked", !shown);
+      const parked = seat !== big;
+      if (e.m.wrap.classList.contains("parked") === parked) continue;
+      e.m.wrap.classList.toggle("parked", parked);
+      if (parked) e.m.wrap.setAttribute("aria-hidden", "true"); else e.m.wrap.removeAttribute("aria-hidden");
     }
     if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
     if (interactive) {
@@ -144,9 +156,11 @@ export class GameView {
       this.binding = { destroy: () => b.destroy(), panel };
     }
 
+    // the small sheets: every player but me (a spectator sees all of them, the one to move marked), so the
+    // grid never changes its cells as the turn passes
     const cells = [];
     state.players.forEach((p, seat) => {
-      if (seat === big) return;
+      if (seat === me) return;
       const current = pending.player === seat;
       const opts = { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: current };
       let o = this.others.get(seat);
@@ -159,7 +173,7 @@ export class GameView {
         o = { cell, m };
         this.others.set(seat, o);
       }
-      o.cell.classList.toggle("current", current);
+      if (o.cell.classList.contains("current") !== current) o.cell.classList.toggle("current", current);
       cells.push(o.cell);
     });
     cells.forEach((cell, i) => { if (this.grid.children[i] !== cell) this.grid.insertBefore(cell, this.grid.children[i] || null); });
@@ -185,6 +199,7 @@ export class GameView {
     this.bar = this.renderBar();
     this.barKey = null;
     this.prompt = html("div", { class: "prompt", "data-prompt": "" });
+    this.promptDrawn = null;
     this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
     this.mineBox = html("section", { class: "mine-box" });
     this.playersBox = html("section", { class: "players-box card" });
@@ -247,13 +262,22 @@ export class GameView {
     n.classList.toggle("urgent", left <= 10);
   }
 
+  // The bar's sentence is drawn afresh and, when it differs, morphed into the one on the page (it holds no
+  // listeners), so that only what changed is restyled.
   renderPrompt() {
+    const p = html("div", { class: "prompt", "data-prompt": "" });
+    this.fillPrompt(p);
+    const drawn = p.outerHTML;
+    if (drawn === this.promptDrawn) return;
+    this.promptDrawn = drawn;
+    morph(this.prompt, p);
+  }
+
+  fillPrompt(p) {
     const S = this.S;
     const { pending } = S.game;
     const names = this.names();
     const lang = this.lang;
-    const p = this.prompt;
-    p.replaceChildren();
     const add = (...xs) => p.append(...xs.filter((x) => x !== null && x !== undefined && x !== false));
     if (S.room.status === STATUS.OVER) {
       const res = S.game.state.result || [];
@@ -298,7 +322,12 @@ export class GameView {
         seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${this.L("bot")}`) : null,
         seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
     }
-    if (pending.phase === "pick") add(pickOrder(S.game.state, names, SEAT_COLOURS, this.lang));
+    if (pending.phase === "pick") {
+      // keyed by what it shows, so that a morph keeps the list while it did not change
+      const order = pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
+      order?.setAttribute("data-key", JSON.stringify([S.game.state.order, S.game.state.turn, names, this.lang]));
+      add(order);
+    }
     if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));
     for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
   }

@@ -25,6 +25,13 @@ const FLASH = [
   { filter: "drop-shadow(0 0 0 transparent)" },
 ];
 
+// a die taken or kept (the dice tray is morphed in place, so its nodes may be the ones already shown)
+const POP = [
+  { transform: "scale(0.6) rotate(-20deg)" },
+  { transform: "scale(1.12) rotate(6deg)", offset: 0.6 },
+  { transform: "none" },
+];
+
 // A bonus the last update had to waste, in words for the bar.
 export function wastedNotices(view, events) {
   const me = view.mySeat();
@@ -41,17 +48,21 @@ export function wastedNotices(view, events) {
 }
 
 export function animate(view, events) {
-  // a sheet's changed parts are updated in place: the Web Animations API replays the flash on them
-  // without a forced layout (the dice are drawn anew, so their class starts theirs)
+  // a sheet's changed parts and the tray's dice are updated in place: the Web Animations API replays the
+  // flash on them without a forced layout
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const flash = (node) => {
-    if (!(node instanceof SVGElement)) { node.classList.add("flash"); return; }
-    if (!still) node.animate(FLASH, { duration: 1300, easing: "ease-out" });
+    if (node instanceof SVGElement) node.animate(FLASH, { duration: 1300, easing: "ease-out" });
+    else node.animate(POP, { duration: 700, easing: "ease-out" });
   };
+  if (events.some((e) => e.type === "dice_rolled")) view.trayBox.querySelector(".dice-tray")?.classList.add("rolled");
+  if (still) return; // nothing moves: the changed parts need not be looked up
+  // the player's sheets on show (a parked big sheet is not), searched on their own rather than the whole page
+  const shown = (seat) => [view.bigs.get(seat)?.m.wrap, view.others.get(seat)?.m.wrap].filter((w) => w && !w.classList.contains("parked"));
   for (const e of events) {
     if (e.player === undefined || e.player === null) continue;
     for (const sel of changed(e)) {
-      view.el.querySelectorAll(`.sheet-wrap[data-seat="${e.player}"] ${sel}`).forEach(flash);
+      for (const wrap of shown(e.player)) wrap.querySelectorAll(sel).forEach(flash);
     }
     if (e.type === "die_picked" || e.type === "die_kept") {
       view.trayBox.querySelectorAll(`[data-die="${e.die}"]`).forEach(flash);
@@ -60,7 +71,6 @@ export function animate(view, events) {
       for (const d of e.dice) view.trayBox.querySelectorAll(`[data-die="${d}"]`).forEach(flash);
     }
   }
-  if (events.some((e) => e.type === "dice_rolled")) view.trayBox.querySelector(".dice-tray")?.classList.add("rolled");
 }
 
 // Round and game-end news of an update, said in the bar (never over the sheet) until the next update, and

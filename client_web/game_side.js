@@ -2,7 +2,7 @@
 // log, drawn again only when what they show changed (the log appends its new lines).
 
 import { glyph } from "./glyphs.js";
-import { html } from "./svg.js";
+import { html, morph } from "./svg.js";
 import { overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
 
@@ -21,10 +21,16 @@ export function renderPlayers(view) {
   if (key === view.playersKey) return;
   view.playersKey = key;
   const list = html("ul", { class: "player-list", "data-list": "players" });
+  // a row already on the page under the same key is listed by its key alone: morph keeps it as it is
+  const shown = view.playersBox._rows || new Set();
+  const rows = new Set();
   S.room.seats.forEach((s, i) => {
     const p = state.players[i];
     if (!p) return;
-    list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+    const rowKey = JSON.stringify([view.lang, s.name, s.connected, s.bot, i === me, pending.player === i, state.start_player === i, S.room.host === s.id, p.fame, p.money, p.karma_gained - p.karma_used, p.overlap]);
+    rows.add(rowKey);
+    if (shown.has(rowKey)) { list.append(html("li", { "data-key": rowKey })); return; }
+    list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0", "data-key": rowKey },
       html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
       html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${view.L("you_paren")}`) : null,
         state.start_player === i ? html("span", { class: "holder", title: view.L("elephant") }, glyph("elephant", 18)) : null,
@@ -36,8 +42,13 @@ export function renderPlayers(view) {
         html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: view.L("overlap") }, overlapWords(p.overlap, view.lang))),
       html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"))));
   });
-  view.playersBox.replaceChildren(html("h2", null, view.L("players")), list,
+  // drawn afresh and morphed into the list on the page (it holds no listeners): a player's row whose key is
+  // unchanged is kept as it is, so only the rows that changed restyle
+  const fresh = view.playersBox.cloneNode(false);
+  fresh.append(html("h2", null, view.L("players")), list,
     html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${view.L("watching_n", { n: S.room.spectators })}`));
+  morph(view.playersBox, fresh);
+  view.playersBox._rows = rows;
 }
 
 export function renderLog(view) {

@@ -25,6 +25,31 @@ export const DIR_BITS = [1, 2, 4, 8];
 // unit vectors of the directions N, E, S, W (SVG y grows downwards)
 export const DIR_VEC = { 1: [0, -1], 2: [1, 0], 4: [0, 1], 8: [-1, 0] };
 
+// An icon is drawn once per set of arguments and cloned after that: a native deep clone costs a fraction of
+// building the same nodes attribute by attribute, and sheets, dice and panels draw the same icons over and over.
+const drawn = new Map();
+const DRAWN_MAX = 4000;
+function cached(name, args, draw) {
+  const key = name + JSON.stringify(args);
+  let node = drawn.get(key);
+  if (!node) {
+    node = draw(...args);
+    if (drawn.size >= DRAWN_MAX) drawn.clear();
+    drawn.set(key, node);
+  }
+  return node.cloneNode(true);
+}
+
+export const goodIcon = (...args) => cached("goodIcon", args, drawGoodIcon);
+export const symbolIcon = (...args) => cached("symbolIcon", args, drawSymbolIcon);
+export const characterIcon = (...args) => cached("characterIcon", args, drawCharacterIcon);
+export const roadArms = (...args) => cached("roadArms", args, drawRoadArms);
+export const bonusIcon = (...args) => cached("bonusIcon", args, drawBonusIcon);
+export const buildingIcon = (...args) => cached("buildingIcon", args, drawBuildingIcon);
+export const marketIcon = (...args) => cached("marketIcon", args, drawMarketIcon);
+export const residenceIcon = (...args) => cached("residenceIcon", args, drawResidenceIcon);
+export const dieFace = (...args) => cached("dieFace", args, drawDieFace);
+
 function star(x, y, r, n = 5, inner = 0.55) {
   const pts = [];
   for (let i = 0; i < n * 2; i++) {
@@ -37,7 +62,7 @@ function star(x, y, r, n = 5, inner = 0.55) {
 
 // ---- goods -------------------------------------------------------------------------------------------
 
-export function goodIcon(good, x, y, r, attrs = {}) {
+function drawGoodIcon(good, x, y, r, attrs = {}) {
   const c = COLOURS[good] || "#888";
   const g = el("g", { class: `good good-${good}`, ...attrs });
   if (good === "tea") {
@@ -93,7 +118,7 @@ export function goodsRow(counts, x, y, r) {
 
 // ---- river symbols -----------------------------------------------------------------------------------
 
-export function symbolIcon(sym, x, y, r) {
+function drawSymbolIcon(sym, x, y, r) {
   const g = el("g", { class: `symbol symbol-${sym}` });
   if (sym === "lotus") {
     for (const [dx, rot] of [[-0.45, -35], [0.45, 35], [0, 0]]) {
@@ -122,7 +147,7 @@ export function symbolIcon(sym, x, y, r) {
 
 // ---- palace characters --------------------------------------------------------------------------------
 
-export function characterIcon(ch, x, y, r, lang, attrs = {}) {
+function drawCharacterIcon(ch, x, y, r, lang, attrs = {}) {
   const g = el("g", { class: `character character-${ch}`, ...attrs });
   g.append(
     el("circle", { cx: x, cy: y, r, fill: COLOURS.palace, stroke: "#8f4708", "stroke-width": r * 0.08 }),
@@ -137,7 +162,7 @@ export function characterIcon(ch, x, y, r, lang, attrs = {}) {
 // ---- roads --------------------------------------------------------------------------------------------
 
 // A road drawn as arms from (x, y) to the edges of a space of half-size h.
-export function roadArms(arms, x, y, h, opts = {}) {
+function drawRoadArms(arms, x, y, h, opts = {}) {
   const w = opts.width || h * 0.34;
   const g = el("g", { class: opts.cls || "road" });
   const outer = opts.outer || COLOURS.road;
@@ -251,7 +276,7 @@ const WAVE = (x, y, r) => el("path", {
 });
 
 // `b`: a bonus of the sheet file ({kind, amount, character, ...}) or effectBonus(...) of an engine effect.
-export function bonusIcon(b, x, y, r, lang, extra = {}) {
+function drawBonusIcon(b, x, y, r, lang, extra = {}) {
   const g = el("g", { class: `bonus bonus-${b.kind}`, ...extra });
   const fs = r * 1.05;
   const white = { "text-anchor": "middle", fill: "#fff", "font-weight": 800 };
@@ -272,10 +297,13 @@ export function bonusIcon(b, x, y, r, lang, extra = {}) {
     case "karma": {
       g.append(badge(x, y, r, COLOURS.karma));
       g.append(el("circle", { cx: x, cy: y, r: r * 0.5, fill: "none", stroke: "#fff", "stroke-width": r * 0.13 }));
-      for (let i = 0; i < 8; i++) {
+      // the eight spokes as one path (a sheet shows a dozen wheels: one node each instead of eight)
+      const f = (v) => Math.round(v * 100) / 100;
+      const spokes = Array.from({ length: 8 }, (_, i) => {
         const a = (Math.PI * i) / 4;
-        g.append(el("line", { x1: x + Math.cos(a) * r * 0.15, y1: y + Math.sin(a) * r * 0.15, x2: x + Math.cos(a) * r * 0.72, y2: y + Math.sin(a) * r * 0.72, stroke: "#fff", "stroke-width": r * 0.1 }));
-      }
+        return `M${f(x + Math.cos(a) * r * 0.15)},${f(y + Math.sin(a) * r * 0.15)} L${f(x + Math.cos(a) * r * 0.72)},${f(y + Math.sin(a) * r * 0.72)}`;
+      }).join(" ");
+      g.append(el("path", { d: spokes, fill: "none", stroke: "#fff", "stroke-width": r * 0.1 }));
       if (b.amount > 1) g.append(text(x + r * 0.9, y - r * 0.6, b.amount, { "font-size": r * 0.8, fill: COLOURS.karma, "font-weight": 800 }));
       break;
     }
@@ -397,7 +425,7 @@ export function circleMark(x, y, r, colour = "#3b2f25", w) {
 
 // ---- province spaces ------------------------------------------------------------------------------------
 
-export function buildingIcon(kind, x, y, s, lang) {
+function drawBuildingIcon(kind, x, y, s, lang) {
   // s: half-size of the icon box
   const g = el("g", { class: `building building-${kind}` });
   const ink = "#5b4330";
@@ -450,7 +478,7 @@ export function buildingIcon(kind, x, y, s, lang) {
   return g;
 }
 
-export function marketIcon(kind, x, y, s, lang) {
+function drawMarketIcon(kind, x, y, s, lang) {
   const g = el("g", { class: `market-space market-${kind}` });
   g.append(
     el("path", { d: `M${x - s * 0.95},${y + s * 0.2} L${x},${y - s * 0.85} L${x + s * 0.95},${y + s * 0.2} Z`, fill: COLOURS.market, stroke: "#3f2158", "stroke-width": s * 0.08, "stroke-linejoin": "round" }),
@@ -462,7 +490,7 @@ export function marketIcon(kind, x, y, s, lang) {
   return g;
 }
 
-export function residenceIcon(x, y, s, lang) {
+function drawResidenceIcon(x, y, s, lang) {
   const g = el("g", { class: "residence" });
   const ink = "#5b4330";
   g.append(
@@ -479,7 +507,7 @@ export function residenceIcon(x, y, s, lang) {
 }
 
 // A die face as a rounded square (x, y: centre; s: half-size).
-export function dieFace(colour, face, x, y, s, lang) {
+function drawDieFace(colour, face, x, y, s, lang) {
   const fill = { purple: COLOURS.market, green: COLOURS.province, blue: COLOURS.river, orange: COLOURS.palace }[colour] || "#888";
   const g = el("g", { class: `die die-${colour}` });
   g.append(el("rect", { x: x - s, y: y - s, width: 2 * s, height: 2 * s, rx: s * 0.28, fill, stroke: "rgba(0,0,0,0.45)", "stroke-width": s * 0.06 }));

@@ -3,7 +3,8 @@
 //   drawSheet(sheet, player, opts) -> <svg>
 //       sheet:  the sheet file as plain data (Sheet.to_json(), engine/sheets/*.json)
 //       player: PlayerState.to_dict()
-//       opts:   {lang, compact, name, colour, active}
+//       opts:   {lang, compact, name, colour, active}; a compact sheet (a small one beside the own) leaves out
+//               the printed icons too small to read there (bonuses, buildings, symbols) and keeps every mark
 //   bindOptions(svg, panel, options, onDecide, opts) -> {destroy()}
 //       options: legal decisions in wire form [kind, [args...], bonus] (pending(state).options)
 //       panel:   an HTML element for the chooser (goods, sell, goods_die, use, which bonus)
@@ -11,7 +12,7 @@
 //       opts:    {lang, pool: pending.pool, effect: pending.effect}
 //   mountSheet(container, sheet, player, opts) -> {svg, panel, destroy()}: both of the above at once.
 
-import { el, html, text, title, inlineSvg } from "./svg.js";
+import { el, html, text, title, inlineSvg, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { overlapWords } from "./words.js";
 import {
@@ -90,16 +91,18 @@ export function drawSheet(sheet, player, opts = {}) {
     "aria-label": `${opts.name || ""} ${t("province", lang)}`.trim(),
     "font-family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   });
-  const geom = { sheet, player, lang, compact: !!opts.compact };
+  const geom = { sheet, player, lang, compact: !!opts.compact, parts: new Map(), areas: new Map() };
   svg._rajas = geom;
   svg.append(el("rect", { x: 0, y: 0, width: W, height: H, rx: 18, fill: COLOURS.paper, class: "sheet-bg" }));
   for (const [name, draw, reads] of AREAS) {
-    const node = draw(sheet, player, geom, opts);
-    node.dataset.area = name;
+    const area = draw(sheet, player, geom, opts);
+    const node = el("g", { ...area.attrs, "data-area": name }, area.children);
     node._key = areaKey(reads, player, opts);
+    geom.areas.set(name, node);
     svg.append(node);
   }
-  svg.append(el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" }));
+  geom.border = el("rect", { x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 18, fill: "none", stroke: opts.colour || COLOURS.line, "stroke-width": opts.colour ? 6 : 3, class: "sheet-border" });
+  svg.append(geom.border);
   return svg;
 }
 
@@ -120,21 +123,59 @@ function areaKey(reads, player, opts) {
   return JSON.stringify(reads.map((f) => (f[0] === "$" ? opts[f.slice(1)] : player[f])));
 }
 
-// Makes `a` look like `b` (both drawn by the same code, so mostly the same tree), touching only the
-// attributes, texts and children that differ: the page restyles and repaints only those.
-function morph(a, b) {
-  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
-  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
-  const want = [...b.childNodes];
-  const have = a.childNodes;
-  want.forEach((y, i) => {
-    const x = have[i];
-    if (!x) a.append(y);
-    else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) x.replaceWith(y);
-    else if (x.nodeType === Node.ELEMENT_NODE) morph(x, y);
-    else if (x.data !== y.data) x.data = y.data;
-  });
-  while (have.length > want.length) a.lastChild.remove();
+// An area's children as its drawing function lists them (an area's own element is only made by drawSheet, so
+// that updateSheet can bring the element on the page up to date instead).
+class Area {
+  constructor(attrs) { this.attrs = attrs; this.children = []; }
+  append(...xs) { for (const x of xs) if (x) this.children.push(x); }
+}
+
+// A part of an area (a space, a row, a marker) is drawn again only when `key`, what it shows of the player,
+// changed; otherwise the very node on the page is listed again, so an update creates, restyles and repaints
+// only the parts that changed. `build` must read nothing of the player that `key` does not hold.
+function part(geom, id, key, build) {
+  const kept = geom.parts.get(id);
+  if (kept && kept.key === key) return kept.node;
+  const node = build();
+  if (!node) { geom.parts.delete(id); return null; }
+  node._part = id;
+  geom.parts.set(id, { key, node });
+  return node;
+}
+
+// A group of parts (a row, a track space) kept across updates: its own attributes never change, its children
+// (parts) are brought up to date like an area's.
+function group(geom, id, attrs, children) {
+  const list = children.filter(Boolean);
+  const kept = geom.parts.get(id);
+  if (kept) { kept.node._list = list; return kept.node; }
+  const node = el("g", attrs, list);
+  node._part = id;
+  geom.parts.set(id, { key: null, node });
+  return node;
+}
+
+// Brings the children of `live` (an area on the page) to `list`: kept parts stay where they are, a part drawn
+// anew replaces the stale node at its place, the rest is inserted or removed.
+function reconcile(geom, live, list) {
+  const want = new Set(list);
+  let i = 0;
+  for (const y of list) {
+    let x = live.childNodes[i];
+    while (x && !want.has(x) && y.parentNode === live) { const next = x.nextSibling; x.remove(); x = next; }
+    i++;
+    if (x === y) continue;
+    if (x && !want.has(x) && !y.parentNode) {
+      // a part drawn anew takes the place of its old node; a node drawn on every update (a marker, the
+      // header) is morphed into the old one, which usually differs in an attribute or a text
+      if (y._part !== undefined || x.nodeName !== y.nodeName) x.replaceWith(y);
+      else morph(x, y);
+      continue;
+    }
+    live.insertBefore(y, x || null);
+  }
+  while (live.childNodes.length > i) live.lastChild.remove();
+  for (const y of list) if (y._list) { const sub = y._list; y._list = null; reconcile(geom, y, sub); }
 }
 
 // The same sheet (drawn by drawSheet for this sheet file and language) brought to `player` in place: only the
@@ -144,16 +185,27 @@ export function updateSheet(svg, sheet, player, opts = {}) {
   geom.player = player;
   for (const [name, draw, reads] of AREAS) {
     const key = areaKey(reads, player, opts);
-    const old = svg.querySelector(`:scope > [data-area="${name}"]`);
+    const old = geom.areas.get(name);
     if (old && old._key === key) continue;
-    const node = draw(sheet, player, geom, opts);
-    node.dataset.area = name;
-    if (old) morph(old, node); else svg.append(node);
-    (old || node)._key = key;
+    const area = draw(sheet, player, geom, opts);
+    const attrs = { ...area.attrs, "data-area": name };
+    if (old) {
+      for (const [k, v] of Object.entries(attrs)) if (old.getAttribute(k) !== String(v)) old.setAttribute(k, v);
+      reconcile(geom, old, area.children);
+      old._key = key;
+    } else {
+      const node = el("g", attrs, area.children);
+      node._key = key;
+      geom.areas.set(name, node);
+      svg.append(node);
+    }
   }
-  svg.classList.toggle("active", !!opts.active);
-  svg.setAttribute("aria-label", `${opts.name || ""} ${t("province", geom.lang)}`.trim());
-  svg.querySelector(":scope > .sheet-border")?.setAttribute("stroke", opts.colour || COLOURS.line);
+  // set only when changed: even an equal value written again invalidates the element's style
+  if (svg.classList.contains("active") !== !!opts.active) svg.classList.toggle("active", !!opts.active);
+  const label = `${opts.name || ""} ${t("province", geom.lang)}`.trim();
+  if (svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
+  const stroke = opts.colour || COLOURS.line;
+  if (geom.border.getAttribute("stroke") !== stroke) geom.border.setAttribute("stroke", stroke);
   return svg;
 }
 
@@ -165,48 +217,49 @@ function drawTracks(sheet, player, geom, opts) {
   const last = n - 1;
   const cells = trackCells(n);
   geom.track = cells;
-  const g = el("g", { class: "tracks" });
+  const g = new Area({ class: "tracks" });
   const fpos = trackPosition(fameVals, player.fame);
   const mpos = trackPosition(moneyVals, player.money);
   const fameBonus = new Map(sheet.tracks.fame.bonuses.map((b) => [b.at, b.bonus]));
   const moneyBonus = new Map(sheet.tracks.money.bonuses.map((b) => [b.at, b.bonus]));
 
-  for (let i = 0; i < n; i++) {
+  const reachedAt = (idx, pos) => idx <= Math.floor(pos + 1e-9);
+  for (let i = 0; i < n; i++) g.append(trackSpace(i));
+  function trackSpace(i) {
     const cell = cells[i];
     const mi = last - i; // index on the money track
-    const sp = el("g", { class: "track-space", "data-index": i });
-    sp.append(el("rect", { x: cell.x, y: cell.y, width: cell.w, height: cell.h, fill: "#f3e7cc", stroke: COLOURS.line, "stroke-width": 1.2 }));
+    const kids = [part(geom, `track${i}-bg`, "", () => el("rect", { x: cell.x, y: cell.y, width: cell.w, height: cell.h, fill: "#f3e7cc", stroke: COLOURS.line, "stroke-width": 1.2 }))];
     for (const [which, idx, vals, bonuses, pos, colour, light, txt] of [
       ["fame", i, fameVals, fameBonus, fpos, COLOURS.fame, COLOURS.fameLight, COLOURS.fame],
       ["money", mi, moneyVals, moneyBonus, mpos, COLOURS.money, COLOURS.moneyLight, COLOURS.moneyText],
     ]) {
       const r = lane(cell, which);
-      const reached = idx <= Math.floor(pos + 1e-9);
-      sp.append(el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` }));
+      const reached = reachedAt(idx, pos);
+      // a lane not reached yet is left empty (no node): most of a track is, for most of the game
+      kids.push(part(geom, `track${i}-${which}`, reached, () => reached && el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: reached ? light : "none", class: `lane lane-${which}${reached ? " reached" : ""}` })));
       const v = vals[idx];
       const b = bonuses.get(v);
       const [cx, cy] = centre(r);
       const tx = r.horizontal ? (b ? r.x + r.w * 0.3 : cx) : cx;
       const ty = r.horizontal ? cy + 5 : (b ? r.y + r.h * 0.28 + 5 : cy + 5);
       if (!geom.compact || v % 10 === 0) {
-        sp.append(text(tx, ty, v, { "font-size": r.horizontal ? 15 : 14, "text-anchor": "middle", fill: txt, "font-weight": v % 5 === 0 ? 800 : 500, class: `track-value ${which}-value` }));
+        kids.push(part(geom, `track${i}-${which}-value`, "", () => text(tx, ty, v, { "font-size": r.horizontal ? 15 : 14, "text-anchor": "middle", fill: txt, "font-weight": v % 5 === 0 ? 800 : 500, class: `track-value ${which}-value` })));
       }
-      if (b) {
+      if (b && !geom.compact) {
         const bx = r.horizontal ? r.x + r.w * 0.72 : cx;
         const by = r.horizontal ? cy : r.y + r.h * 0.7;
         const taken = (which === "fame" ? player.fame : player.money) >= v;
-        const icon = bonusIcon(b, bx, by, 10.5, lang, { class: `bonus bonus-${b.kind} track-bonus ${which}-bonus${taken ? " taken" : ""}` });
-        sp.append(icon);
-        if (taken) sp.append(crossMark(bx, by, 8, COLOURS.ink, 2.2));
+        kids.push(part(geom, `track${i}-${which}-bonus`, taken, () => bonusIcon(b, bx, by, 10.5, lang, { class: `bonus bonus-${b.kind} track-bonus ${which}-bonus${taken ? " taken" : ""}` })));
+        kids.push(part(geom, `track${i}-${which}-cross`, taken, () => taken && crossMark(bx, by, 8, COLOURS.ink, 2.2)));
       }
     }
-    g.append(sp);
+    return group(geom, `track${i}`, { class: "track-space", "data-index": i }, kids);
   }
   // lane divider and start labels
   for (const [which, idx, colour] of [["fame", 0, COLOURS.fame], ["money", last, COLOURS.money]]) {
     const cell = cells[idx];
     const r = lane(cell, which);
-    g.append(el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: "none", stroke: colour, "stroke-width": 3, class: `track-start ${which}-start` }));
+    g.append(part(geom, `track-start-${which}`, "", () => el("rect", { x: r.x + 1, y: r.y + 1, width: r.w - 2, height: r.h - 2, fill: "none", stroke: colour, "stroke-width": 3, class: `track-start ${which}-start` })));
   }
   // where each total stands (possibly between two spaces)
   for (const [which, pos, colour, value] of [["fame", fpos, COLOURS.fame, player.fame], ["money", mpos, COLOURS.money, player.money]]) {
@@ -234,7 +287,7 @@ function drawTracks(sheet, player, geom, opts) {
 function drawHeader(sheet, player, geom, opts) {
   const lang = geom.lang;
   const x0 = 585;
-  const g = el("g", { class: "header" });
+  const g = new Area({ class: "header" });
   const name = opts.name || sheet.title;
   g.append(text(x0, 46, name, { "font-size": geom.compact ? 44 : 30, "font-weight": 800, fill: opts.colour || COLOURS.ink, class: "player-name" }));
   const ov = overlap(sheet, player);
@@ -273,9 +326,9 @@ function drawProvince(sheet, player, geom, opts) {
   const gx = px + eb;
   const gy = py + eb;
   geom.province = { gx, gy, cs, rows, cols };
-  const g = el("g", { class: "province" });
-  g.append(sectionTitle(px + 4, py - 8, t("province", lang), COLOURS.province, geom));
-  g.append(el("rect", { x: px, y: py, width: cols * cs + 2 * eb, height: rows * cs + 2 * eb, rx: 14, fill: COLOURS.provinceLight, stroke: COLOURS.province, "stroke-width": 3 }));
+  const g = new Area({ class: "province" });
+  g.append(part(geom, "province-title", "", () => sectionTitle(px + 4, py - 8, t("province", lang), COLOURS.province, geom)));
+  g.append(part(geom, "province-bg", "", () => el("rect", { x: px, y: py, width: cols * cs + 2 * eb, height: rows * cs + 2 * eb, rx: 14, fill: COLOURS.provinceLight, stroke: COLOURS.province, "stroke-width": 3 })));
 
   // edge bonuses, slots numbered N by column, E by row, S by column, W by row (as the engine does)
   const slots = [];
@@ -286,16 +339,18 @@ function drawProvince(sheet, player, geom, opts) {
   const bySlot = new Map(sheet.province.edge_bonuses.map((e) => [`${e.side}${e.index}`, e.bonus]));
   slots.forEach(([side, i], slot) => {
     const b = bySlot.get(`${side}${i}`);
-    if (!b) return;
+    if (!b || geom.compact) return;
     let x;
     let y;
     if (side === "N" || side === "S") { x = gx + i * cs + cs / 2; y = side === "N" ? gy - eb / 2 : gy + rows * cs + eb / 2; }
     else { y = gy + i * cs + cs / 2; x = side === "W" ? gx - eb / 2 : gx + cols * cs + eb / 2; }
     const isTaken = taken.has(slot);
-    const eg = el("g", { class: `edge-bonus${isTaken ? " taken" : ""}`, "data-slot": slot, "data-edge": `${side}${i}` });
-    eg.append(bonusIcon(b, x, y, 13.5, lang));
-    if (isTaken) eg.append(crossMark(x, y, 10, COLOURS.ink, 2.6));
-    g.append(eg);
+    g.append(part(geom, `edge${slot}`, isTaken, () => {
+      const eg = el("g", { class: `edge-bonus${isTaken ? " taken" : ""}`, "data-slot": slot, "data-edge": `${side}${i}` });
+      eg.append(bonusIcon(b, x, y, 13.5, lang));
+      if (isTaken) eg.append(crossMark(x, y, 10, COLOURS.ink, 2.6));
+      return eg;
+    }));
   });
 
   // spaces
@@ -306,17 +361,21 @@ function drawProvince(sheet, player, geom, opts) {
     const x = gx + c * cs;
     const y = gy + r * cs;
     const arms = player.roads[i] || 0;
+    g.append(part(geom, `space${i}`, arms, () => provinceSpace(i, kind, x, y, arms)));
+  });
+  function provinceSpace(i, kind, x, y, arms) {
     const sg = el("g", { class: `province-space${arms ? " drawn" : ""}`, "data-space": i, "data-kind": kind });
     sg.append(el("rect", { x, y, width: cs, height: cs, fill: arms ? "#f7f0dc" : "#f3f8ec", stroke: "#8fb07a", "stroke-width": 1.5 }));
     const s = cs * 0.2;
     const ix = x + cs * 0.25;
     const iy = y + cs * 0.26;
-    if (kind === "residence") sg.append(residenceIcon(ix, iy + 2, s * 1.05, lang));
+    if (geom.compact) { /* a small sheet shows the roads, not what each space holds */ }
+    else if (kind === "residence") sg.append(residenceIcon(ix, iy + 2, s * 1.05, lang));
     else if (kind.startsWith("market_")) sg.append(marketIcon(kind.slice(7), ix, iy, s, lang));
     else sg.append(buildingIcon(kind, ix, iy, s, lang));
     if (arms) sg.append(roadArms(arms, x + cs / 2, y + cs / 2, cs / 2, { width: cs * 0.17 }));
-    g.append(sg);
-  });
+    return sg;
+  }
   return g;
 }
 
@@ -325,8 +384,8 @@ function drawKarma(sheet, player, geom, opts) {
   const k = sheet.karma;
   const x0 = 585;
   const y0 = 120;
-  const g = el("g", { class: "karma" });
-  g.append(sectionTitle(x0, y0 + 16, t("karma", lang), COLOURS.karma, geom));
+  const g = new Area({ class: "karma" });
+  g.append(part(geom, "karma-title", "", () => sectionTitle(x0, y0 + 16, t("karma", lang), COLOURS.karma, geom)));
   const step = Math.min(52, 330 / k.spaces);
   const bonuses = new Map(k.bonuses.map((b) => [b.at, b.bonus]));
   geom.karma = { x0, y0, step };
@@ -335,6 +394,9 @@ function drawKarma(sheet, player, geom, opts) {
     const y = y0 + 46;
     const gained = i < player.karma_gained;
     const used = i < player.karma_used;
+    g.append(part(geom, `karma${i}`, `${gained}${used}`, () => karmaSpace(i, x, y, gained, used)));
+  }
+  function karmaSpace(i, x, y, gained, used) {
     const sg = el("g", { class: `karma-space${gained ? " gained" : ""}${used ? " used" : ""}`, "data-index": i });
     sg.append(el("circle", { cx: x, cy: y, r: 16, fill: gained ? COLOURS.karmaLight : "#f5efe0", stroke: COLOURS.karma, "stroke-width": 1.5, "stroke-dasharray": gained ? null : "3 3" }));
     const wheel = bonusIcon({ kind: "karma" }, x, y, 11, lang);
@@ -343,14 +405,14 @@ function drawKarma(sheet, player, geom, opts) {
     if (gained) sg.append(circleMark(x, y, 18.5, COLOURS.ink, 2.2));
     if (used) sg.append(crossMark(x, y, 12, COLOURS.ink, 3));
     const b = bonuses.get(i + 1);
-    if (b) {
+    if (b && !geom.compact) {
       const taken = player.karma_gained >= i + 1;
       sg.append(el("line", { x1: x, y1: y + 18, x2: x, y2: y + 26, stroke: COLOURS.karma, "stroke-width": 2 }));
       const bi = bonusIcon(b, x, y + 38, 11, lang, { class: `bonus bonus-${b.kind}${taken ? " taken" : ""}` });
       sg.append(bi);
       if (taken) sg.append(crossMark(x, y + 38, 8, COLOURS.ink, 2.2));
     }
-    g.append(sg);
+    return sg;
   }
   return g;
 }
@@ -362,12 +424,12 @@ function drawUpgrades(sheet, player, geom, opts) {
   const y0 = 218;
   const rowH = 36;
   const colX = (j) => x0 + 180 + j * 50;
-  const g = el("g", { class: "upgrades" });
-  g.append(sectionTitle(x0, y0 + 14, t("upgrade", lang), COLOURS.upgrade, geom));
+  const g = new Area({ class: "upgrades" });
+  g.append(part(geom, "upgrades-title", "", () => sectionTitle(x0, y0 + 14, t("upgrade", lang), COLOURS.upgrade, geom)));
   const top = y0 + 24;
-  g.append(el("rect", { x: x0 - 6, y: top - 4, width: 350, height: up.buildings.length * rowH + 58, rx: 10, fill: COLOURS.upgradeLight, stroke: COLOURS.upgrade, "stroke-width": 2 }));
+  g.append(part(geom, "upgrades-bg", "", () => el("rect", { x: x0 - 6, y: top - 4, width: 350, height: up.buildings.length * rowH + 58, rx: 10, fill: COLOURS.upgradeLight, stroke: COLOURS.upgrade, "stroke-width": 2 })));
   geom.upgrades = { x0, top, rowH, colX };
-  up.buildings.forEach((b, bi) => {
+  up.buildings.forEach((b, bi) => g.append(part(geom, `upgrade${bi}`, player.levels[bi], () => {
     const y = top + bi * rowH;
     const level = player.levels[bi];
     const rg = el("g", { class: "upgrade-row", "data-building": bi });
@@ -381,17 +443,17 @@ function drawUpgrades(sheet, player, geom, opts) {
       if (v < level) rg.append(crossMark(x, cy, 9, COLOURS.ink, 2.6));
       if (v === level) rg.append(circleMark(x, cy, 15, COLOURS.ink, 2.4));
     }
-    g.append(rg);
-  });
+    return rg;
+  })));
   const by = top + up.buildings.length * rowH + 24;
   const minLevel = Math.min(...player.levels);
   up.column_bonuses.forEach((b, j) => {
     const x = colX(j + 1);
     const taken = minLevel >= j + 2;
-    g.append(bonusIcon(b, x, by, 13, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` }));
-    if (taken) g.append(crossMark(x, by, 10, COLOURS.ink, 2.6));
+    if (!geom.compact) g.append(part(geom, `upgrade-bonus${j}`, taken, () => bonusIcon(b, x, by, 13, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
+    if (!geom.compact) g.append(part(geom, `upgrade-cross${j}`, taken, () => taken && crossMark(x, by, 10, COLOURS.ink, 2.6)));
   });
-  if (!geom.compact) g.append(text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" }));
+  if (!geom.compact) g.append(part(geom, "upgrades-note", "", () => text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" })));
   return g;
 }
 
@@ -403,27 +465,27 @@ function drawRiver(sheet, player, geom, opts) {
   const y0 = 462;
   const width = INNER.x1 - INNER.x0;
   const step = width / n;
-  const g = el("g", { class: "river" });
-  g.append(sectionTitle(x0 + 4, y0 + 4, t("river", lang), COLOURS.river, geom));
+  const g = new Area({ class: "river" });
+  g.append(part(geom, "river-title", "", () => sectionTitle(x0 + 4, y0 + 4, t("river", lang), COLOURS.river, geom)));
   const top = y0 + 14;
   const h = 104;
   geom.river = { x0, top, step, h };
-  g.append(el("rect", { x: x0, y: top + 30, width, height: 44, rx: 22, fill: COLOURS.riverLight }));
+  g.append(part(geom, "river-bg", "", () => el("rect", { x: x0, y: top + 30, width, height: 44, rx: 22, fill: COLOURS.riverLight })));
   const wl = (width - 24) / (n * 2);
-  g.append(el("path", { d: `M${x0 + 12},${top + 52} ${Array.from({ length: n * 2 }, (_, i) => `q${wl / 2},${i % 2 ? 8 : -8} ${wl},0`).join(" ")}`, fill: "none", stroke: "#9cc8ea", "stroke-width": 3 }));
+  g.append(part(geom, "river-waves", "", () => el("path", { d: `M${x0 + 12},${top + 52} ${Array.from({ length: n * 2 }, (_, i) => `q${wl / 2},${i % 2 ? 8 : -8} ${wl},0`).join(" ")}`, fill: "none", stroke: "#9cc8ea", "stroke-width": 3 })));
   const marked = new Set(player.river);
   const pos = player.river.length ? Math.max(...player.river) : -1;
-  spaces.forEach((sp, i) => {
+  spaces.forEach((sp, i) => g.append(part(geom, `river${i}`, `${marked.has(i)}${i === pos}`, () => {
     const x = x0 + i * step;
     const isMarked = marked.has(i);
     const sg = el("g", { class: `river-space${isMarked ? " marked" : ""}${i === pos ? " current" : ""}`, "data-space": i, "data-symbol": sp.symbol });
     sg.append(el("rect", { x: x + 3, y: top, width: step - 6, height: h, rx: 10, fill: isMarked ? "#b9d9f2" : "#eef6fc", stroke: COLOURS.river, "stroke-width": i === pos ? 4 : 1.5 }));
     const cx = x + step / 2;
     sg.append(el("circle", { cx, cy: top + 30, r: 21, fill: "#fff", stroke: "#9cc8ea", "stroke-width": 1.5 }));
-    sg.append(symbolIcon(sp.symbol, cx, top + 30, 16));
+    if (!geom.compact) sg.append(symbolIcon(sp.symbol, cx, top + 30, 16));
     sg.append(title(t(sp.symbol, lang)));
-    const k = sp.reward.length;
-    sp.reward.forEach((b, j) => {
+    const k = geom.compact ? 0 : sp.reward.length;
+    sp.reward.slice(0, k).forEach((b, j) => {
       const bx = cx + (j - (k - 1) / 2) * 26;
       sg.append(bonusIcon(b, bx, top + 78, k > 1 ? 11.5 : 13.5, lang));
     });
@@ -432,8 +494,8 @@ function drawRiver(sheet, player, geom, opts) {
       // the boat: current position
       sg.append(el("path", { class: "boat", d: `M${cx - 16},${top - 2} L${cx + 16},${top - 2} L${cx + 10},${top + 8} L${cx - 10},${top + 8} Z M${cx},${top - 2} L${cx},${top - 20} L${cx + 11},${top - 6} Z`, fill: "#8a4b1d", stroke: "#fff", "stroke-width": 1.5, "stroke-linejoin": "round" }));
     }
-    g.append(sg);
-  });
+    return sg;
+  })));
   return g;
 }
 
@@ -446,49 +508,51 @@ function drawMarket(sheet, player, geom, opts) {
   const lab = 52;
   const cw = Math.min(52, (480 - lab) / cols);
   const rowH = 78;
-  const g = el("g", { class: "market" });
-  g.append(sectionTitle(x0 + 4, y0, t("market", lang), COLOURS.market, geom));
+  const g = new Area({ class: "market" });
+  g.append(part(geom, "market-title", "", () => sectionTitle(x0 + 4, y0, t("market", lang), COLOURS.market, geom)));
   const top = y0 + 10;
-  g.append(el("rect", { x: x0, y: top, width: lab + cols * cw + 12, height: m.rows.length * rowH + 44, rx: 12, fill: COLOURS.marketLight, stroke: COLOURS.market, "stroke-width": 3 }));
+  g.append(part(geom, "market-bg", "", () => el("rect", { x: x0, y: top, width: lab + cols * cw + 12, height: m.rows.length * rowH + 44, rx: 12, fill: COLOURS.marketLight, stroke: COLOURS.market, "stroke-width": 3 })));
   GOODS.forEach((good, gi) => {
     const row = m.rows.find((r) => r.good === good);
     const y = top + 8 + gi * rowH;
-    const rg = el("g", { class: "market-row", "data-good": good });
-    rg.append(goodIcon(good, x0 + lab / 2, y + 50, 15), title(t(good, lang)));
+    const id = `market-${good}`;
+    const kids = [part(geom, `${id}-icon`, "", () => goodIcon(good, x0 + lab / 2, y + 50, 15)), part(geom, `${id}-title`, "", () => title(t(good, lang)))];
     const circled = player.circled[good];
     const sold = player.sold[good];
     let start = 0;
-    row.tents.forEach((tent) => {
+    row.tents.forEach((tent, ti) => {
       const end = start + tent.size;
       const tx0 = x0 + lab + start * cw + 3;
       const tx1 = x0 + lab + end * cw - 3;
       const taken = sold >= end;
-      rg.append(el("path", { class: "tent", d: `M${tx0},${y + 32} L${tx0 + 12},${y + 14} L${tx1 - 12},${y + 14} L${tx1},${y + 32} Z`, fill: "#dcc7ec", stroke: COLOURS.market, "stroke-width": 1.5, "stroke-linejoin": "round" }));
+      kids.push(part(geom, `${id}-tent${ti}`, "", () => el("path", { class: "tent", d: `M${tx0},${y + 32} L${tx0 + 12},${y + 14} L${tx1 - 12},${y + 14} L${tx1},${y + 32} Z`, fill: "#dcc7ec", stroke: COLOURS.market, "stroke-width": 1.5, "stroke-linejoin": "round" })));
       const bx = (tx0 + tx1) / 2;
-      rg.append(bonusIcon(tent.bonus, bx, y + 14, 12, lang, { class: `bonus bonus-${tent.bonus.kind} tent-bonus${taken ? " taken" : ""}` }));
-      if (taken) rg.append(crossMark(bx, y + 14, 9, COLOURS.ink, 2.4));
+      if (!geom.compact) {
+        kids.push(part(geom, `${id}-tent${ti}-bonus`, taken, () => bonusIcon(tent.bonus, bx, y + 14, 12, lang, { class: `bonus bonus-${tent.bonus.kind} tent-bonus${taken ? " taken" : ""}` })));
+        kids.push(part(geom, `${id}-tent${ti}-cross`, taken, () => taken && crossMark(bx, y + 14, 9, COLOURS.ink, 2.4)));
+      }
       start = end;
     });
     for (let c = 0; c < cols; c++) {
-      const cx = x0 + lab + c * cw + cw / 2;
-      const cy = y + 52;
       const isCircled = c < circled;
       const isSold = c < sold;
-      const cg = el("g", { class: `market-good${isCircled ? " circled" : ""}${isSold ? " sold" : ""}`, "data-col": c });
-      cg.append(el("rect", { x: cx - cw / 2 + 2, y: cy - 18, width: cw - 4, height: 36, rx: 6, fill: "#fbf7fd", stroke: "#c5acd9", "stroke-width": 1 }));
-      const icon = goodIcon(good, cx, cy, 11);
-      if (!isCircled) icon.setAttribute("opacity", 0.4);
-      cg.append(icon);
-      if (isCircled) cg.append(circleMark(cx, cy, 16, COLOURS.ink, 2.4));
-      if (isSold) cg.append(crossMark(cx, cy, 12, COLOURS.ink, 3));
-      rg.append(cg);
+      kids.push(part(geom, `${id}-${c}`, `${isCircled}${isSold}`, () => {
+        const cx = x0 + lab + c * cw + cw / 2;
+        const cy = y + 52;
+        const cg = el("g", { class: `market-good${isCircled ? " circled" : ""}${isSold ? " sold" : ""}`, "data-col": c });
+        cg.append(el("rect", { x: cx - cw / 2 + 2, y: cy - 18, width: cw - 4, height: 36, rx: 6, fill: "#fbf7fd", stroke: "#c5acd9", "stroke-width": 1 }));
+        if (!geom.compact) cg.append(goodIcon(good, cx, cy, 11, isCircled ? {} : { opacity: 0.4 }));
+        if (isCircled) cg.append(circleMark(cx, cy, 16, COLOURS.ink, 2.4));
+        if (isSold) cg.append(crossMark(cx, cy, 12, COLOURS.ink, 3));
+        return cg;
+      }));
     }
-    g.append(rg);
+    g.append(group(geom, id, { class: "market-row", "data-good": good }, kids));
   });
   const py = top + 8 + m.rows.length * rowH + 16;
   m.prices.forEach((p, c) => {
     const cx = x0 + lab + c * cw + cw / 2;
-    g.append(bonusIcon({ kind: "money", amount: p }, cx, py, 13, lang, { class: "price" }));
+    if (!geom.compact) g.append(part(geom, `price${c}`, "", () => bonusIcon({ kind: "money", amount: p }, cx, py, 13, lang, { class: "price" })));
   });
   return g;
 }
@@ -500,40 +564,44 @@ function drawPalace(sheet, player, geom, opts) {
   const y0 = 610;
   const rowH = 32;
   const colX = (j) => x0 + 206 + j * 44;
-  const g = el("g", { class: "palace" });
-  g.append(sectionTitle(x0, y0, t("palace", lang), COLOURS.palace, geom));
+  const g = new Area({ class: "palace" });
+  g.append(part(geom, "palace-title", "", () => sectionTitle(x0, y0, t("palace", lang), COLOURS.palace, geom)));
   geom.palace = { x0, rowH, colX, rows: {} };
   let y = y0 + 10;
   pal.areas.forEach((area, ai) => {
     const h = area.characters.length * rowH + 44;
-    g.append(el("rect", { x: x0 - 6, y, width: 350, height: h, rx: 12, fill: COLOURS.palaceLight, stroke: COLOURS.palace, "stroke-width": 3, class: "palace-area", "data-area": ai }));
+    const ay = y;
+    g.append(part(geom, `palace-bg${ai}`, "", () => el("rect", { x: x0 - 6, y: ay, width: 350, height: h, rx: 12, fill: COLOURS.palaceLight, stroke: COLOURS.palace, "stroke-width": 3, class: "palace-area", "data-area": ai })));
     area.characters.forEach((ch, ri) => {
       const ry = y + 6 + ri * rowH;
       const ci = CHARACTERS.indexOf(ch);
       const used = player.palace[ch] || 0;
       geom.palace.rows[ci] = { y: ry };
-      const rg = el("g", { class: "palace-row", "data-character": ci });
-      rg.append(characterIcon(ch, x0 + 16, ry + rowH / 2, 13, lang));
-      rg.append(text(x0 + 36, ry + rowH / 2 + 6, t(ch, lang), { "font-size": 16, fill: COLOURS.ink, "font-weight": 600, class: "character-name" }));
-      for (let j = 0; j < pal.uses; j++) {
-        const x = colX(j);
-        const cy = ry + rowH / 2;
-        rg.append(el("rect", { x: x - 17, y: cy - 12, width: 34, height: 24, rx: 5, fill: "#fffaf2", stroke: COLOURS.palace, "stroke-width": 1.5 }));
-        if (j < used) rg.append(crossMark(x, cy, 9, COLOURS.ink, 3));
-      }
-      g.append(rg);
+      g.append(part(geom, `palace${ci}`, used, () => palaceRow(ch, ci, ry, used)));
     });
     const by = y + 6 + area.characters.length * rowH + 18;
     const done = Math.min(...area.characters.map((ch) => player.palace[ch] || 0));
     area.column_bonuses.forEach((b, j) => {
       const x = colX(j);
       const taken = done > j;
-      g.append(bonusIcon(b, x, by, 12.5, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` }));
-      if (taken) g.append(crossMark(x, by, 9.5, COLOURS.ink, 2.6));
+      if (!geom.compact) g.append(part(geom, `palace-bonus${ai}-${j}`, taken, () => bonusIcon(b, x, by, 12.5, lang, { class: `bonus bonus-${b.kind} column-bonus${taken ? " taken" : ""}` })));
+      if (!geom.compact) g.append(part(geom, `palace-cross${ai}-${j}`, taken, () => taken && crossMark(x, by, 9.5, COLOURS.ink, 2.6)));
     });
-    if (!geom.compact) g.append(text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" }));
+    if (!geom.compact) g.append(part(geom, `palace-note${ai}`, "", () => text(x0 + 4, by + 5, t("column_bonus", lang), { "font-size": 13, fill: "#7a6a55" })));
     y += h + 10;
   });
+  function palaceRow(ch, ci, ry, used) {
+    const rg = el("g", { class: "palace-row", "data-character": ci });
+    rg.append(characterIcon(ch, x0 + 16, ry + rowH / 2, 13, lang));
+    rg.append(text(x0 + 36, ry + rowH / 2 + 6, t(ch, lang), { "font-size": 16, fill: COLOURS.ink, "font-weight": 600, class: "character-name" }));
+    for (let j = 0; j < pal.uses; j++) {
+      const x = colX(j);
+      const cy = ry + rowH / 2;
+      rg.append(el("rect", { x: x - 17, y: cy - 12, width: 34, height: 24, rx: 5, fill: "#fffaf2", stroke: COLOURS.palace, "stroke-width": 1.5 }));
+      if (j < used) rg.append(crossMark(x, cy, 9, COLOURS.ink, 3));
+    }
+    return rg;
+  }
   return g;
 }
 

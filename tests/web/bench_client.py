@@ -9,6 +9,12 @@ message handler (parse, state, redraw) and the time from the message's arrival t
 (requestAnimationFrame, then a task: the frame that shows it has been painted). First-load bytes are the sum of
 the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
 it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
+
+With `--trace`, each watch is run a second time under a DevTools trace and the renderer's main thread is summed
+per update in *thread* time (CPU actually spent: script, style, layout, pre-paint, paint, layerize and commit,
+and all its tasks together). Wall-clock figures on a machine shared with other work include the time the
+renderer waited for a core; the thread times do not, so they compare changes of the client across runs at
+different loads (the traced run is slower, so its wall-clock figures are not reported).
 """
 
 from __future__ import annotations
@@ -161,7 +167,45 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * (len(s) - 1) + 0.5))] if s else float("nan")
 
 
-def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int) -> dict[str, Any]:
+# trace events of the renderer's main thread summed per update (thread time), by what the page did
+PHASES = {
+    "script": ("FunctionCall", "EvaluateScript", "TimerFire", "FireAnimationFrame", "EventDispatch"),
+    "style": ("UpdateLayoutTree",),
+    "layout": ("Layout",),
+    "prepaint": ("PrePaint",),
+    "paint": ("Paint",),
+    "layerize": ("Layerize",),
+    "commit": ("Commit",),
+}
+
+
+def main_thread_cpu(trace: bytes, updates: int) -> dict[str, float]:
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    named = (e for e in events if e.get("name") == "thread_name")
+    main = {(e["pid"], e["tid"]) for e in named if e["args"].get("name") == "CrRendererMain"}
+    spans: dict[str, list[tuple[int, int, int]]] = {k: [] for k in [*PHASES, "tasks"]}
+    for e in events:
+        if e.get("ph") != "X" or (e["pid"], e["tid"]) not in main:
+            continue
+        kind = (k for k, v in PHASES.items() if e["name"] in v)
+        name = "tasks" if e["name"] == "ThreadControllerImpl::RunTask" else next(kind, None)
+        if name:
+            spans[name].append((e["ts"], e["ts"] + e.get("dur", 0), e.get("tdur", e.get("dur", 0))))
+    out: dict[str, float] = {}
+    for name, xs in spans.items():
+        # nested events of one kind (a Paint inside a Paint, a FunctionCall inside an EventDispatch) count once
+        xs.sort()
+        total, end = 0, -1
+        for start, stop, cpu in xs:
+            if start >= end:
+                total += cpu
+                end = stop
+        out[f"cpu_{name}_ms"] = round(total / 1000 / max(1, updates), 2)
+    return out
+
+
+def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int, trace: bool = False) -> dict[str, Any]:
     players = Players(url, seed)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     page = context.new_page()
@@ -177,12 +221,16 @@ def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int) ->
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
         cdp.send("Performance.enable")
         before = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        if trace:
+            categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"]
+            browser.start_tracing(page=page, categories=categories)
         base = page.evaluate("window.__bench.painted")
         page.evaluate("window.__bench.js = []; window.__bench.paint = []")
         for done in range(1, decisions + 1):
             if not players.run(players._decide()):
                 break
             page.wait_for_function(f"window.__bench.painted >= {base + done}", timeout=30_000)
+        traced = browser.stop_tracing() if trace else None
         rec = page.evaluate("window.__bench")
         after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
@@ -190,6 +238,8 @@ def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int) ->
         context.close()
         players.close()
     js, paint = rec["js"], rec["paint"]
+    if traced is not None:
+        return {"throttle": throttle, "updates": len(js), "traced": True, **main_thread_cpu(traced, len(js))}
     per = max(1, len(js))
     spent = {
         f"{k}_ms_per_update": round((after[m] - before[m]) * 1000 / per, 1)
@@ -211,6 +261,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--decisions", type=int, default=60, help="decisions watched per run (default 60)")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--trace", action="store_true", help="also print the renderer's main-thread CPU per update, traced")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -226,6 +277,9 @@ def main() -> None:
             print(json.dumps(load))
             for throttle in (1.0, 4.0):
                 print(json.dumps({"players": 5, **watch(browser, url, args.decisions, throttle, args.seed)}))
+                if args.trace:
+                    traced = watch(browser, url, args.decisions, throttle, args.seed, trace=True)
+                    print(json.dumps({"players": 5, **traced}))
         finally:
             browser.close()
 
