@@ -80,8 +80,8 @@ class Mailer:
 
     def link(self, code: str, token: str) -> str:
         """Straight back to the seat: the room and the seat token (the page takes the seat and drops the token
-        from its address)."""
-        return f"{self.public_url}/?room={code}#resume={token}"  # (after "#": never sent to a server, never in its logs)
+        from its address). The token follows "#": browsers never send it to a server, so no access log holds it."""
+        return f"{self.public_url}/?room={code}#resume={token}"
 
     def send(self, to: str, subject: str, body: str) -> bool:
         """Queues one e-mail; False (counted as dropped) when the queue is full or e-mail is off."""

@@ -7,6 +7,7 @@ import asyncio
 import random
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from rajas.engine import apply, new_game, pending
@@ -14,6 +15,7 @@ from rajas.protocol import unpack
 from rajas.protocol.client import ServerError
 from rajas.server.memory_store import MemoryStore
 from rajas.server.redis_store import RedisStore
+from rajas.server.series import current_entries
 from rajas.server.sheet_cache import sheet_for
 from rajas.server.turn_rules import skip_decision
 
@@ -134,9 +136,11 @@ async def test_a_turn_limit_outlives_the_node_that_armed_it(
                 await c.close()
         assert code not in other.hub.rooms
         deadline = time.monotonic() + 10
-        while not await other.store.log(code) and time.monotonic() < deadline:
+        entries: list[Any] = []
+        while not entries and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
-        entries = [unpack(e) for e in await other.store.log(code)]
+            # (the game's decisions follow its ["game", n] mark in the room's log: server/series.py)
+            entries = current_entries([unpack(e) for e in await other.store.log(code)])
         assert entries and entries[0][2] == "bot"  # (the skip is played by the server, as the bot's moves are)
         room = await other.hub.load(code, fresh=True)
         assert room.status == "playing" and not any(s["bot"] for s in room.seats)
