@@ -37,7 +37,8 @@ class Inbox:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = message_from_bytes(envelope.content)
-        self.mails.append({"to": list(envelope.rcpt_tos), "subject": msg["Subject"], "body": msg.get_payload()})
+        body = msg.get_payload(decode=True).decode()  # (quoted-printable or not: as the reader sees it)
+        self.mails.append({"to": list(envelope.rcpt_tos), "subject": msg["Subject"], "body": body})
         return "250 OK"
 
     def to(self, address: str) -> list[dict[str, Any]]:
