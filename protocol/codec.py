@@ -35,8 +35,13 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
+# One encoder (json.dumps with any option builds a new one per call); what is sent is plain data built by the
+# server, never circular, so the check for cycles is left out.
+_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
 def to_json(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    return _JSON.encode(obj)
 
 
 MAX_ID = 2**53  # integer ids are below this (JavaScript's exact integers); a larger one cannot be answered
