@@ -66,3 +66,10 @@ def test_a_frame_makes_its_text_once_and_a_reply_writes_its_own() -> None:
     assert made == [1]
     reply = {"type": "reply", "id": "é", "ok": True, "data": {"v": (1, 2)}}
     assert Frame.of(reply, text=True).text == Frame(pack(reply)).text == to_json(unpack(pack(reply)))
+
+
+def test_the_servers_json_is_what_json_dumps_writes() -> None:
+    import json
+
+    for obj in (1, "é", None, "x", [1.5, float("nan")], {"a": (1, 2), 3: None}, {"q": 'say "hi"'}, True, 2**70):
+        assert to_json(obj) == json.dumps(obj, separators=(",", ":"))
