@@ -29,7 +29,7 @@ from rajas.protocol import client as protocol_client
 from rajas.protocol import pack, to_json, unpack
 from rajas.protocol.client import Client
 
-from .peek import eyes_view, head, head_json
+from .peek import eyes_view, eyes_view_json, head, head_json
 from .wire import LeanSocket, open_socket
 from .wire import connect as lean_connect
 
@@ -79,7 +79,7 @@ def lean_reader(room: Room, eyes: bool, text: bool = False) -> Any:
                 record(now - t)
                 stamp(t)
             if eyes:
-                status, pending = (None, None) if text else eyes_view(frame)
+                status, pending = eyes_view_json(frame) if text else eyes_view(frame)
                 if status is None or pending is None:  # JSON, or not the usual shape: decode it all
                     msg = decode(frame)
                     status, pending = msg["room"]["status"], msg["game"]["pending"]

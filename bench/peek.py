@@ -86,3 +86,21 @@ def eyes_view(frame: bytes) -> tuple[str | None, dict[str, Any] | None]:
         else:
             u.skip()
     return status, pending
+
+
+_ROOM_JSON, _STATUS_JSON, _PENDING_JSON = b',"room":{', b'"status":"', b',"game":{"pending":'
+_DECODER = json.JSONDecoder()
+
+
+def eyes_view_json(frame: bytes) -> tuple[str | None, dict[str, Any] | None]:
+    """room.status and game.pending of an update in the server's JSON text, decoding only the pending part
+    (the server writes the room view, then the game view with `pending` first); (None, None) otherwise."""
+    r = frame.find(_ROOM_JSON)
+    s = frame.find(_STATUS_JSON, r) if r > 0 else -1
+    g = frame.find(_PENDING_JSON, s) if s > 0 else -1
+    if g < 0:
+        return None, None
+    start = s + len(_STATUS_JSON)
+    status = frame[start : frame.index(b'"', start)].decode()
+    pending, _ = _DECODER.raw_decode(frame[g + len(_PENDING_JSON) :].decode())
+    return status, pending if isinstance(pending, dict) else None

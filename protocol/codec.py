@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -35,8 +36,23 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
+# One encoder (json.dumps with any option builds a new one per call); what is sent is plain data built by the
+# server, never circular, so the check for cycles is left out. Its C part is made once too, with the arguments
+# JSONEncoder.encode passes it on every call (where CPython's json has no C part, the encoder itself is used).
+_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+_make_c: Callable[..., Callable[[Any, int], Iterable[str]]] | None = getattr(json.encoder, "c_make_encoder", None)
+_C_JSON = (
+    None
+    if _make_c is None
+    else _make_c(None, _JSON.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+)
+
+
 def to_json(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    """`json.dumps(obj, separators=(",", ":"))`, the same text, without building an encoder per call."""
+    if _C_JSON is None or isinstance(obj, str):
+        return _JSON.encode(obj)
+    return "".join(_C_JSON(obj, 0))
 
 
 MAX_ID = 2**53  # integer ids are below this (JavaScript's exact integers); a larger one cannot be answered

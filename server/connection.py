@@ -22,12 +22,15 @@ _ids = itertools.count(1)
 
 
 class Frame:
-    """One outgoing message, encoded at most once per format, whoever it goes to."""
+    """One outgoing message, encoded at most once per format, whoever it goes to. Its JSON text is made when a
+    text client first needs it: by `text` when given (the encoder builds an update's text from kept parts),
+    else from the packed bytes."""
 
-    __slots__ = ("_text", "_wire", "packed")
+    __slots__ = ("_make", "_text", "_wire", "packed")
 
-    def __init__(self, packed: bytes) -> None:
+    def __init__(self, packed: bytes, text: Callable[[], str] | None = None) -> None:
         self.packed = packed
+        self._make = text
         self._text: str | None = None
         self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
 
@@ -38,14 +41,20 @@ class Frame:
         return got
 
     @classmethod
-    def of(cls, obj: Any) -> Frame:
-        return cls(pack(obj))
+    def of(cls, obj: Any, text: bool = False) -> Frame:
+        """`obj` packed; with `text`, its JSON text made now too (from `obj`, rather than from the packed bytes)."""
+        frame = cls(pack(obj))
+        if text:
+            frame._text = to_json(obj)
+        return frame
 
     @property
     def text(self) -> str:
-        if self._text is None:
-            self._text = to_json(unpack(self.packed))
-        return self._text
+        got = self._text
+        if got is None:
+            make, self._make = self._make, None
+            got = self._text = make() if make is not None else to_json(unpack(self.packed))
+        return got
 
 
 @dataclass
@@ -165,7 +174,7 @@ class Conn:
         self._wake.set()
 
     def send(self, obj: Any) -> Frame:
-        frame = Frame.of(obj)
+        frame = Frame.of(obj, not self.binary)
         self.push(frame)
         return frame
 

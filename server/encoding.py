@@ -19,7 +19,7 @@ from rajas.engine import GameState, pending
 from rajas.engine.rng import state_to_wire
 from rajas.engine.state import PlayerState
 from rajas.engine.tracks import overlap_float
-from rajas.protocol import pack, unpack
+from rajas.protocol import pack, to_json, unpack
 
 from .packed import Lazy  # (Packed, as_bytes: for the stores)
 from .packed import Packed as Packed
@@ -115,12 +115,11 @@ def public_state(state: GameState) -> dict[str, Any]:
 
 
 def _state_head(state: GameState) -> dict[str, Any]:
-    """`state.to_dict()` but the players, with the state's own tuples and lists (msgpack packs a tuple as the
-    same array as a list), neither copied nor converted: it is packed at once."""
+    """`state.to_dict()` but the players and the dice generator, with the state's own tuples and lists (msgpack
+    packs a tuple as the same array as a list), neither copied nor converted: it is packed at once."""
     return {
         "sheet": state.sheet.name,
         "sheet_digest": state.sheet.digest,
-        "rng": state_to_wire(state.rng),
         "round": state.round,
         "start_player": state.start_player,
         "order": state.order,
@@ -149,11 +148,15 @@ class StateEncoder:
     their packed sheets are kept (with a reference, so the identity stays meaningful) and reused. The other
     parts of a room are read-only (server/frozen.py), so one that is the same object packs the same."""
 
-    __slots__ = ("_once", "_players")
+    __slots__ = ("_once", "_pending", "_players", "_room_text", "_texts")
 
     def __init__(self) -> None:
         self._players: list[tuple[PlayerState, bytes]] = []
         self._once: dict[str, tuple[tuple[Any, ...], bytes]] = {}
+        # The same for JSON text clients, made only when one is in the room: each player's text, the room view's.
+        self._texts: list[tuple[PlayerState, str]] = []
+        self._room_text: tuple[bytes, str] | None = None
+        self._pending: tuple[GameState, dict[str, Any]] | None = None  # the last commit's pending decisions
 
     def once(self, slot: str, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
         """`pack(make())`, packed again only when an object of `key` is not the one it was last time in this
@@ -180,9 +183,7 @@ class StateEncoder:
             else:
                 kept.append((p, pack(player_view(state, p))))
         self._players = kept
-        head = _state_head(state)
-        rng = head.pop("rng")
-        return pack_map(head, [("players", pack_array([b for _, b in kept]))]), rng
+        return pack_map(_state_head(state), [("players", pack_array([b for _, b in kept]))]), state_to_wire(state.rng)
 
     def commit(self, room: Room) -> tuple[Lazy, bytes]:
         """The record's changing part (packed when first asked for; `fixed_record` is the rest) and the packed
@@ -192,10 +193,51 @@ class StateEncoder:
         if room.state is None:
             return Lazy(partial(_record, room, None, "")), pack(None)
         public, rng = self.encode(room.state)
-        view = pack_map({"pending": pending(room.state), "undo": undo_available(room)}, [("state", public)])
+        waiting = pending(room.state)
+        self._pending = (room.state, waiting)
+        view = pack_map({"pending": waiting, "undo": undo_available(room)}, [("state", public)])
         # (A partial, not a closure: compiled by mypyc, a function with two closures keeps them in one
         # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
         return Lazy(partial(_record, room, public, rng)), view
+
+    def update_text(self, room: Room, now: float, events: list[Any], room_view: bytes) -> Callable[[], str]:
+        """What makes the JSON text of the update `update(room.v, now, events, room_view, ...)` of a commit just
+        made, when a JSON client first needs it: the same text as `to_json(unpack(packed))`, but from parts,
+        with the text of every player whose sheet did not change kept from the update before."""
+        return partial(self._update_text, room.state, undo_available(room), room.v, now, events, room_view)
+
+    def _update_text(
+        self, state: GameState | None, undo: int, v: int, now: float, events: list[Any], room_view: bytes
+    ) -> str:
+        got = self._room_text
+        if got is None or got[0] is not room_view:
+            got = self._room_text = (room_view, to_json(unpack(room_view)))
+        # (what json writes for an int and a float: their repr)
+        return (
+            f"{{\"type\":\"update\",\"v\":{v!r},\"time\":{now!r},\"events\":{to_json(events)},"
+            f"\"room\":{got[1]},\"game\":{self._game_text(state, undo)}}}"
+        )
+
+    def _game_text(self, state: GameState | None, undo: int) -> str:
+        """The JSON text of the game view ({pending, undo, state}) as `commit` packed it."""
+        if state is None:
+            return "null"
+        before = self._texts
+        kept: list[tuple[PlayerState, str]] = []
+        for i, p in enumerate(state.players):
+            if i < len(before) and before[i][0] is p:
+                kept.append(before[i])
+            else:
+                kept.append((p, to_json(player_view(state, p))))
+        self._texts = kept
+        head = _state_head(state)
+        last = self._pending
+        waiting = last[1] if last is not None and last[0] is state else pending(state)
+        players = ",".join([t for _, t in kept])
+        return (
+            f"{{\"pending\":{to_json(waiting)},\"undo\":{undo!r},"
+            f"\"state\":{to_json(head)[:-1]},\"players\":[{players}]}}}}"
+        )
 
     def room_view(self, room: Room, counts: Mapping[str, int]) -> bytes:
         """`pack(room.view(...))` for presence `counts`, packed again only when a part it shows was replaced."""

@@ -67,7 +67,8 @@ class LocalRoom:
         self.listener: Callable[[bytes], None] | None = None
         self.last = time.monotonic()  # when this node last saw the room change (commit or channel)
         self.encoder = StateEncoder()
-        self.mine: tuple[bytes, dict[str, Any]] | None = None  # the update being committed, and its head
+        # The update being committed: packed, its head, and what makes its JSON text.
+        self.mine: tuple[bytes, dict[str, Any], Callable[[], str]] | None = None
         self.delivered = 0  # the newest update version this node's clients of the room were sent
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
         self.clock_for: tuple[Turn | None, float] | None = None  # (turn, deadline) of the last clock armed

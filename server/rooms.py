@@ -189,12 +189,14 @@ class Rooms:
         new.v = room.v + 1
         enc = lr.encoder
         record, game = enc.commit(new)
-        packed, recent = update(new.v, time.time(), change.events, enc.room_view(new, lr.counts), game)
+        now, room_view = time.time(), enc.room_view(new, lr.counts)
+        packed, recent = update(new.v, now, change.events, room_view, game)
         head = {"type": "update", "v": new.v, "events": change.events}
+        text = enc.update_text(new, now, change.events, room_view)  # (for JSON clients, made if one is here)
         listing: bytes | None = None
         if new.listing_changed(room):  # (lobby changes only: never for a decision)
             listing = encoding.listing(new) or b""  # (b"": no longer listed)
-        lr.mine = (packed, head)
+        lr.mine = (packed, head, text)
         try:
             ok = await self.store.commit(
                 code,
@@ -224,7 +226,7 @@ class Rooms:
         if lr.delivered == room.v:
             # This node's clients have every update before this one: they get it now, not when the
             # store's channel brings it back (the echo is then skipped), and before the reply.
-            lr.mine = (packed, head)
+            lr.mine = (packed, head, text)
             self._on_message(lr, packed)
             lr.mine = None
         return True
@@ -259,7 +261,7 @@ class Rooms:
         lr.last = time.monotonic()
         if not own and lr.room is not None and lr.room.v < v:
             self.hooks.foreign(lr)
-        frame = Frame(message)
+        frame = Frame(message, mine[2] if mine is not None and own else None)
         self._broadcast(lr, frame)
         self.metrics.updates.inc(by=len(lr.conns))
         for e in obj["events"]:

@@ -119,8 +119,11 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             if (first == BINARY_FINAL or first == TEXT_FINAL) and conn.current_size is None:  # noqa: SIM109
                 payload = apply_mask(buf[i + head : stop], buf[i + head - 4 : i + head])
                 inbox = self.inbox
-                if inbox is not None and first == BINARY_FINAL and not self.close_sent:
-                    inbox.feed(payload)
+                if inbox is not None and not self.close_sent:
+                    if first == BINARY_FINAL:
+                        inbox.feed(payload)
+                    elif not self._feed_text(inbox, payload):
+                        return
                 else:
                     self.curr_msg_data_type = "bytes" if first == BINARY_FINAL else "text"
                     self.frames = [payload]
@@ -151,15 +154,20 @@ class DirectProtocol(WebSocketsSansIOProtocol):
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         self.frames = []
         if self.curr_msg_data_type == "text":
-            try:
-                text = data.decode()
-            except UnicodeDecodeError:
-                self.conn.send_close(1007)
-                self.handle_parser_exception()
-                return
-            inbox.feed(text)
+            self._feed_text(inbox, data)
         else:
             inbox.feed(data)
+
+    def _feed_text(self, inbox: Inbox, data: bytes) -> bool:
+        """A text message to the inbox; False when it is not UTF-8 (the connection is then closed, 1007)."""
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return False
+        inbox.feed(text)
+        return True
 
     # ---- writing: the socket's flags live in the compiled Socket, read by every broadcast ----------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 
 import pytest
@@ -87,3 +88,34 @@ def test_the_server_does_not_import_the_tools() -> None:
     code = "import sys, rajas.server.app, rajas.server.cli; print(sorted(m for m in sys.modules if 'bench' in m))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_json_generators_eyes_read_status_and_pending_as_a_full_decode_would() -> None:
+    from rajas.bench.peek import eyes_view_json, head_json
+    from rajas.engine.bots import random_bot
+    from rajas.protocol import to_json
+    from rajas.protocol.messages import RoomSettings
+    from rajas.server import changes
+    from rajas.server.encoding import StateEncoder
+    from rajas.server.frozen import EMPTY
+    from rajas.server.room import Room
+
+    room = Room.create(RoomSettings(seats=2))
+    for i in range(2):
+        changes.take_seat(room, f'p"{i}', room.host_token if i == 0 else None)  # (a quote in a name)
+    encoder = StateEncoder()
+    bot = random_bot(2)
+    for k in range(30):
+        room = room.clone()
+        if k == 0:
+            events = changes.start(room, 0.0)
+        else:
+            assert room.state is not None
+            events, _ = changes.decide(room, room.state.current, bot(room.state).to_wire(), "player", 0.0)
+        room.v += 1
+        encoder.commit(room)
+        text = encoder.update_text(room, 1.5, events, encoder.room_view(room, EMPTY))().encode()
+        full = json.loads(text)
+        assert eyes_view_json(text) == (full["room"]["status"], full["game"]["pending"])
+        assert head_json(text) == ("update", room.v)
+    assert eyes_view_json(to_json({"type": "reply", "id": 1}).encode()) == (None, None)
