@@ -109,6 +109,16 @@ function errorText(e) {
 
 // ---- the connection --------------------------------------------------------------------------------------
 
+// An update names only the players whose sheets changed (null for the others): they are as in the version
+// before, which this page holds (net.js asks for a snapshot when a version is missed).
+function withPlayers(game, before) {
+  const players = game?.state?.players;
+  if (!players || !players.includes(null)) return game;
+  const was = before?.state?.players || [];
+  game.state.players = players.map((p, i) => p ?? was[i]);
+  return game;
+}
+
 const net = new Net({
   onStatus: (s) => { S.conn = s; renderStatus(); expose(); },
   onSnapshot: (msg) => {
@@ -134,7 +144,7 @@ const net = new Net({
       net.askSnapshot();
     }
     S.room = msg.room;
-    S.game = msg.game;
+    S.game = withPlayers(msg.game, S.game);
     S.v = msg.v;
     addLog(msg.events, msg.v, msg.time);
     render(msg.events);

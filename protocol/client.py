@@ -180,7 +180,7 @@ class Client:
                 self._tasks.add(task := asyncio.ensure_future(self._resync()))
                 task.add_done_callback(self._tasks.discard)
                 return
-            self.v, self.room, self.game = msg["v"], msg["room"], msg["game"]
+            self.v, self.room, self.game = msg["v"], msg["room"], with_players(msg["game"], self.game)
             self.events.extend(msg["events"])
         elif kind == "presence":
             self.presence = msg
@@ -316,3 +316,14 @@ class Client:
     @property
     def over(self) -> bool:
         return self.room is not None and self.room["status"] == "over"
+
+
+def with_players(game: Any, before: Any) -> Any:
+    """An update's game view with its players whole: an update names only the players whose sheets changed
+    (None for the others, who are as in the version before, which the client holds)."""
+    players = game["state"]["players"] if game and game.get("state") else None
+    if not players or None not in players:
+        return game
+    was = before["state"]["players"] if before and before.get("state") else []
+    game["state"]["players"] = [p if p is not None else was[i] for i, p in enumerate(players)]
+    return game

@@ -173,8 +173,9 @@ class StateEncoder:
         got = self._once[slot] = (key, pack(make()))
         return got[1]
 
-    def encode(self, state: GameState) -> tuple[bytes, str]:
-        """The packed public state (all but the dice generator), and the generator's state."""
+    def encode(self, state: GameState, base: GameState | None = None) -> tuple[bytes, bytes, str]:
+        """The packed public state (all but the dice generator); the same with `null` for every player who is the
+        very same as in `base` (the state of the version before: what an update sends); the generator's state."""
         before = self._players
         kept: list[tuple[PlayerState, bytes]] = []
         for i, p in enumerate(state.players):
@@ -183,31 +184,47 @@ class StateEncoder:
             else:
                 kept.append((p, pack(player_view(state, p))))
         self._players = kept
-        return pack_map(_state_head(state), [("players", pack_array([b for _, b in kept]))]), state_to_wire(state.rng)
+        head = pack_map(_state_head(state), [])
+        full = extend_map(head, [("players", pack_array([b for _, b in kept]))])
+        if base is None:
+            return full, full, state_to_wire(state.rng)
+        was = base.players
+        delta = [_NONE if i < len(was) and was[i] is p else b for i, (p, b) in enumerate(kept)]
+        return full, extend_map(head, [("players", pack_array(delta))]), state_to_wire(state.rng)
 
-    def commit(self, room: Room) -> tuple[Lazy, bytes]:
+    def commit(self, room: Room, base: GameState | None = None) -> tuple[Lazy, bytes]:
         """The record's changing part (packed when first asked for; `fixed_record` is the rest) and the packed
-        game view ({state, pending}) of a commit. The game state is packed once and the same bytes go into
-        both (the view without the dice generator). (A committed room is never changed, only cloned, so
-        packing it later packs it as it is now.)"""
+        game view ({pending, undo, state}) of a commit's update. The game state is packed once and the same
+        bytes go into both (the view without the dice generator, and with `null` for each player who is the
+        same as in `base`, the version before: a decision changes one player's sheet, and a client holds the
+        others). (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
         if room.state is None:
             return Lazy(partial(_record, room, None, "")), pack(None)
-        public, rng = self.encode(room.state)
+        public, changed, rng = self.encode(room.state, base)
         waiting = pending(room.state)
         self._pending = (room.state, waiting)
-        view = pack_map({"pending": waiting, "undo": undo_available(room)}, [("state", public)])
+        view = pack_map({"pending": waiting, "undo": undo_available(room)}, [("state", changed)])
         # (A partial, not a closure: compiled by mypyc, a function with two closures keeps them in one
         # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
         return Lazy(partial(_record, room, public, rng)), view
 
-    def update_text(self, room: Room, now: float, events: list[Any], room_view: bytes) -> Callable[[], str]:
+    def update_text(
+        self, room: Room, now: float, events: list[Any], room_view: bytes, base: GameState | None = None
+    ) -> Callable[[], str]:
         """What makes the JSON text of the update `update(room.v, now, events, room_view, ...)` of a commit just
         made, when a JSON client first needs it: the same text as `to_json(unpack(packed))`, but from parts,
         with the text of every player whose sheet did not change kept from the update before."""
-        return partial(self._update_text, room.state, undo_available(room), room.v, now, events, room_view)
+        return partial(self._update_text, room.state, base, undo_available(room), room.v, now, events, room_view)
 
     def _update_text(
-        self, state: GameState | None, undo: int, v: int, now: float, events: list[Any], room_view: bytes
+        self,
+        state: GameState | None,
+        base: GameState | None,
+        undo: int,
+        v: int,
+        now: float,
+        events: list[Any],
+        room_view: bytes,
     ) -> str:
         got = self._room_text
         if got is None or got[0] is not room_view:
@@ -215,10 +232,10 @@ class StateEncoder:
         # (what json writes for an int and a float: their repr)
         return (
             f"{{\"type\":\"update\",\"v\":{v!r},\"time\":{now!r},\"events\":{to_json(events)},"
-            f"\"room\":{got[1]},\"game\":{self._game_text(state, undo)}}}"
+            f"\"room\":{got[1]},\"game\":{self._game_text(state, base, undo)}}}"
         )
 
-    def _game_text(self, state: GameState | None, undo: int) -> str:
+    def _game_text(self, state: GameState | None, base: GameState | None, undo: int) -> str:
         """The JSON text of the game view ({pending, undo, state}) as `commit` packed it."""
         if state is None:
             return "null"
@@ -233,7 +250,8 @@ class StateEncoder:
         head = _state_head(state)
         last = self._pending
         waiting = last[1] if last is not None and last[0] is state else pending(state)
-        players = ",".join([t for _, t in kept])
+        was = base.players if base is not None else ()
+        players = ",".join(["null" if i < len(was) and was[i] is p else t for i, (p, t) in enumerate(kept)])
         return (
             f"{{\"pending\":{to_json(waiting)},\"undo\":{undo!r},"
             f"\"state\":{to_json(head)[:-1]},\"players\":[{players}]}}}}"

@@ -188,11 +188,11 @@ class Rooms:
         """Writes `new` as the version after `room`; False when another node committed that version first."""
         new.v = room.v + 1
         enc = lr.encoder
-        record, game = enc.commit(new)
+        record, game = enc.commit(new, room.state)  # (the update names only the players who changed)
         now, room_view = time.time(), enc.room_view(new, lr.counts)
         packed, recent = update(new.v, now, change.events, room_view, game)
         head = {"type": "update", "v": new.v, "events": change.events}
-        text = enc.update_text(new, now, change.events, room_view)  # (for JSON clients, made if one is here)
+        text = enc.update_text(new, now, change.events, room_view, room.state)  # (for JSON clients, made if needed)
         listing: bytes | None = None
         if new.listing_changed(room):  # (lobby changes only: never for a decision)
             listing = encoding.listing(new) or b""  # (b"": no longer listed)

@@ -41,7 +41,7 @@ def test_a_whole_game_encodes_like_to_dict_at_every_step(players: int) -> None:
     bot = random_bot(3)
     steps = 0
     while not state.is_over:
-        public, rng = encoder.encode(state)
+        public, _, rng = encoder.encode(state)
         assert unpack(public) == unpack(pack(public_state(state)))
         assert {k: v for k, v in unpack(public).items() if k != "players"} | {"rng": rng} == {
             k: v for k, v in state.to_dict().items() if k != "players"
@@ -49,8 +49,31 @@ def test_a_whole_game_encodes_like_to_dict_at_every_step(players: int) -> None:
         state, _ = apply(state, bot(state))
         steps += 1
     assert steps > 50
-    public, rng = encoder.encode(state)
+    public, _, rng = encoder.encode(state)
     assert unpack(public) == unpack(pack(public_state(state)))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_an_update_names_only_the_players_whose_sheets_changed(players: int) -> None:
+    """A decision changes the sheet of the player who made it: an update sends that one and `null` for the others,
+    which a client holds from the version before; filling them in from it gives the whole state again."""
+    state, _ = new_game(players, 11, load_sheet("sun"))
+    encoder = StateEncoder()
+    bot = random_bot(5)
+    held = unpack(pack(public_state(state)))  # what a client holds after its snapshot
+    sent = whole = 0
+    while not state.is_over:
+        base = state
+        state, _ = apply(state, bot(state))
+        _, changed, _ = encoder.encode(state, base)
+        got = unpack(changed)
+        assert [p is None for p in got["players"]] == [a is b for a, b in zip(state.players, base.players, strict=True)]
+        got["players"] = [p if p is not None else held["players"][i] for i, p in enumerate(got["players"])]
+        assert got == unpack(pack(public_state(state)))
+        held = got
+        sent += sum(1 for p in unpack(changed)["players"] if p is not None)
+        whole += players
+    assert sent < whole / 2 if players == 5 else sent < whole
 
 
 def test_clients_see_the_engines_state_and_how_far_the_tracks_crossed() -> None:
