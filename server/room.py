@@ -59,6 +59,7 @@ FIELDS = (
     "seats",
     "seen",
     "settings",
+    "shown",
     "sheet",
     "state",
     "status",
@@ -82,6 +83,7 @@ class Room:
     game: Mapping[str, Any] | None  # {"seed", "commitment"} from creation; at the start also "start_player", ...
     state: GameState | None
     v: int
+    shown: int  # the version that made the game state as it is now (a seat's or a setting's change moves `v` only)
     deadline: float | None
     clock_key: Turn | None  # the turn the clock runs for
     auto: Turn | None  # the clock ran out for this turn: the bot finishes it
@@ -107,7 +109,7 @@ class Room:
         r.host_token = codes.token()
         r.game = new_seed()  # committed before anyone joins, so no contribution can be answered by choosing it
         r.state = None
-        r.v = 1
+        r.v = r.shown = 1
         r.deadline = None
         r.clock_key = None
         r.auto = None
@@ -126,6 +128,7 @@ class Room:
         r.code, r.watch, r.settings, r.status = self.code, self.watch, self.settings, self.status
         r.seats = self.seats
         r.host, r.host_token, r.game, r.state, r.v = self.host, self.host_token, self.game, self.state, self.v
+        r.shown = self.shown
         r.deadline, r.clock_key, r.auto, r.seen = self.deadline, self.clock_key, self.auto, self.seen
         r.began, r.reminded = self.began, self.reminded
         r.created, r.updated, r.sheet = self.created, self.updated, self.sheet
@@ -156,6 +159,7 @@ class Room:
             "seats": self.seats,
             "host": self.host,
             "v": self.v,
+            "shown": self.shown,
             "deadline": self.deadline,
             "clock_key": self.clock_key,
             "auto": self.auto,
@@ -179,6 +183,7 @@ class Room:
         r.game = freeze(d["game"])
         r.state = GameState.from_dict(d["state"], r.sheet) if d["state"] is not None else None
         r.v = d["v"]
+        r.shown = d.get("shown", r.v)  # (a record from before: every change counts)
         r.deadline = d["deadline"]
         r.clock_key = _turn(d["clock_key"])
         r.auto = _turn(d["auto"])
@@ -292,11 +297,14 @@ class Room:
 
     def behind(self, at: int | None) -> bool:
         """Whether version `at`, which a message was made seeing, is newer than this copy (its update is still
-        on its way here: load the room again). A message made seeing an older version is refused."""
+        on its way here: load the room again). A message made seeing an older game state is refused; one made
+        before a change of seats only (someone went away or came back) sees the game as it is."""
         if at is None or at == self.v:
             return False
         if at > self.v:
             return True
+        if at >= self.shown:
+            return False
         raise ProtocolError("stale_version", f"the room is at version {self.v}, not {at}")
 
     def remember(self, seat_id: str, msg_id: str | int) -> None:

@@ -187,6 +187,8 @@ class Rooms:
     async def _commit(self, lr: LocalRoom, code: str, room: Room, new: Room, change: Change) -> bool:
         """Writes `new` as the version after `room`; False when another node committed that version first."""
         new.v = room.v + 1
+        if new.state is not room.state:
+            new.shown = new.v
         enc = lr.encoder
         record, game = enc.commit(new, room.state)  # (the update names only the players who changed)
         now, room_view = time.time(), enc.room_view(new, lr.counts)

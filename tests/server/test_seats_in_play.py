@@ -181,3 +181,23 @@ async def test_bad_seat_and_move_fields_are_refused_and_change_nothing(server: R
     # (the bot may play the left seat meanwhile: the seats are what must not change)
     assert [s["name"] for s in a.room["seats"]] == ["p0", "p1"]  # type: ignore[index]
     assert a.room["seats"][1]["left"] and not any(e["type"] == "seat_taken_over" for e in a.events)  # type: ignore[index]
+
+
+async def test_a_decision_made_before_someone_went_away_still_counts_one_made_before_a_move_does_not(
+    server: Running, clients: Clients
+) -> None:
+    """A seat going away (or coming back) is a new room version, but not a new game state: a decision made
+    seeing the version before it still means what it meant. A decision made before the game moved is refused."""
+    _created, (a, b, c) = await seated_room(clients, server.url, players=3, grace=60, bot="random")
+    movers = {0: a, 1: b, 2: c}
+    mover = movers[a.pending["player"]]  # type: ignore[index]
+    other = next(x for x in (a, b, c) if x is not mover)
+    seen = mover.v
+    await other.close()
+    await mover.wait_for(lambda x: x.v > seen, timeout=5)  # the away mark
+    assert any(e["type"] == "away" for e in mover.events)
+    options = mover.pending["options"]  # type: ignore[index]
+    data = await mover.decide(options[0], v=seen)  # made seeing the version before the away mark: it counts
+    assert data["v"] == seen + 2
+    await mover.wait_for(lambda x: x.v >= data["v"], timeout=5)
+    await refused("stale_version", mover.decide(options[-1], v=seen))  # made before the game moved: refused
