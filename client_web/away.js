@@ -37,7 +37,8 @@ function isHost(S, stored) {
 }
 
 export function renderAway(view) {
-  const box = view.el.querySelector("[data-away]");
+  // looked up in the bar alone: an attribute selector over the whole game screen walks every sheet's nodes
+  const box = (view.bar || view.el).querySelector("[data-away]");
   if (!box) return;
   const S = view.S;
   const away = awaySeats(S.room);
@@ -60,5 +61,5 @@ export function renderAway(view) {
     const n = box.querySelector(`[data-away-seat="${a.seat}"] [data-away-left]`);
     if (n) n.textContent = t("seconds_short", S.lang, { n: a.left });
   }
-  box.hidden = away.length === 0;
+  if (box.hidden !== (away.length === 0)) box.hidden = away.length === 0; // written only when it changes
 }

@@ -132,13 +132,23 @@ export class ChatPanel {
     const S = this.S;
     const shown = S.joined && !!S.room && (S.screen === "lobby" || S.screen === "game");
     this.shown = shown;
-    document.body.classList.toggle("has-chat", shown);
-    this.root.hidden = !shown;
+    // written only when they change: a class written on <body> restyles the whole page
+    if (document.body.classList.contains("has-chat") !== shown) document.body.classList.toggle("has-chat", shown);
+    if (this.root.hidden !== !shown) this.root.hidden = !shown;
     if (shown) this.paint();
   }
 
   paint() {
     if (!this.shown) return;
+    // drawn again only when something it shows changed (sync runs on every update of the game)
+    const S = this.S;
+    const last = this.lines[this.lines.length - 1];
+    const key = JSON.stringify([S.lang, this.open, this.unread, this.lines.length, last?.id, this.mayWrite(), this.isHost(), this.spectators, S.seatId, (S.room?.seats || []).map((s) => s.id)]);
+    if (key === this.painted) {
+      if (this.rule.checked !== this.spectators) this.rule.checked = this.spectators; // a refused change of the rule
+      return;
+    }
+    this.painted = key;
     const L = (k, v) => this.L(k, v);
     const badge = html("span", { class: "chat-unread", "data-chat-unread": "" }, String(this.unread), html("span", { class: "visually-hidden" }, ` ${L("chat_unread")}`));
     this.tab.replaceChildren(...[html("span", { class: "chat-tab-text" }, L("chat")), this.unread ? badge : null].filter(Boolean));

@@ -253,7 +253,7 @@ export class GameView {
 
   renderClock() {
     renderAway(this);
-    const n = this.el.querySelector("[data-clock]");
+    const n = (this.bar || this.el).querySelector("[data-clock]");
     if (!n || paintTurn(n, this)) return; // (a turn-based game: whose turn since when, turns.js)
     const d = this.S.room?.deadline;
     if (!d || this.S.room.status !== STATUS.PLAYING) { n.textContent = ""; return; }

@@ -224,7 +224,18 @@ function drawTracks(sheet, player, geom, opts) {
   const moneyBonus = new Map(sheet.tracks.money.bonuses.map((b) => [b.at, b.bonus]));
 
   const reachedAt = (idx, pos) => idx <= Math.floor(pos + 1e-9);
-  for (let i = 0; i < n; i++) g.append(trackSpace(i));
+  for (let i = 0; i < n; i++) g.append(keptSpace(i));
+  // A space whose lanes are reached and whose bonuses are taken as before is the very node on the page, its
+  // parts not even listed: a move of fame or money visits only the spaces it passed.
+  function keptSpace(i) {
+    const mi = last - i;
+    const spaceKey = `${reachedAt(i, fpos)}|${reachedAt(mi, mpos)}|${player.fame >= fameVals[i]}|${player.money >= moneyVals[mi]}`;
+    const kept = geom.parts.get(`track${i}`);
+    if (kept && kept.spaceKey === spaceKey) return kept.node;
+    const node = trackSpace(i);
+    geom.parts.get(`track${i}`).spaceKey = spaceKey;
+    return node;
+  }
   function trackSpace(i) {
     const cell = cells[i];
     const mi = last - i; // index on the money track

@@ -20,7 +20,8 @@ export function canUndo(view) {
 // Shows the button while an undo is possible, hides it otherwise; the same button stays (keyboard focus on it
 // survives an update that leaves it possible).
 export function renderUndo(view) {
-  const slot = view.el.querySelector("[data-undo-slot]");
+  // looked up in the bar alone: an attribute selector over the whole game screen walks every sheet's nodes
+  const slot = (view.bar || view.el).querySelector("[data-undo-slot]");
   if (!slot) return;
   const on = canUndo(view);
   let btn = slot.querySelector("[data-action=undo]");
