@@ -22,7 +22,7 @@ from .frozen import freeze
 from .lobby_changes import SeatReady, change_settings, hand_over, kick, leave, take_seat
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .seat_moves import LeaveGame, SeatCommand, apply_seat
-from .turn_rules import TurnCommand, apply_turn, limit_seconds
+from .turn_rules import TurnCommand, apply_turn, limit_seconds, turn_based
 from .undo import TakeBack, take_back, track
 
 # ---- outcomes -------------------------------------------------------------------------------------------
@@ -308,7 +308,8 @@ def _after_game_change(r: Room, now: float) -> list[Event]:
     if key is None or key[0] != state.round or key[1] != state.turn or key[2] != state.current:
         r.clock_key = (state.round, state.turn, state.current)
         r.auto = None
-        r.began = (now, r.v + 1)  # (the commit makes this version)
+        # (the commit makes this version; shown by turn-based rooms only, so a live room's view stays packed)
+        r.began = (now, r.v + 1) if turn_based(r.settings) else None
         limit = limit_seconds(r.settings)
         r.deadline = now + limit if limit else None
     return []

@@ -173,9 +173,8 @@ class StateEncoder:
         got = self._once[slot] = (key, pack(make()))
         return got[1]
 
-    def encode(self, state: GameState, base: GameState | None = None) -> tuple[bytes, bytes, str]:
-        """The packed public state (all but the dice generator); the same with `null` for every player who is the
-        very same as in `base` (the state of the version before: what an update sends); the generator's state."""
+    def _kept(self, state: GameState) -> list[tuple[PlayerState, bytes]]:
+        """Each player of `state` with its packed sheet, packed again only for a player not seen last time."""
         before = self._players
         kept: list[tuple[PlayerState, bytes]] = []
         for i, p in enumerate(state.players):
@@ -184,29 +183,43 @@ class StateEncoder:
             else:
                 kept.append((p, pack(player_view(state, p))))
         self._players = kept
-        head = pack_map(_state_head(state), [])
-        full = extend_map(head, [("players", pack_array([b for _, b in kept]))])
-        if base is None:
-            return full, full, state_to_wire(state.rng)
+        return kept
+
+    def _changed(self, state: GameState, base: GameState) -> bytes:
+        """The packed public state with `null` for each player who is the very same as in `base`."""
         was = base.players
-        delta = [_NONE if i < len(was) and was[i] is p else b for i, (p, b) in enumerate(kept)]
-        return full, extend_map(head, [("players", pack_array(delta))]), state_to_wire(state.rng)
+        delta = [_NONE if i < len(was) and was[i] is p else b for i, (p, b) in enumerate(self._kept(state))]
+        return pack_map(_state_head(state), [("players", pack_array(delta))])
+
+    def encode(self, state: GameState, base: GameState | None = None) -> tuple[bytes, bytes, str]:
+        """The packed public state (all but the dice generator); the same with `null` for every player who is the
+        very same as in `base` (the state of the version before: what an update sends); the generator's state."""
+        kept = self._kept(state)
+        full = pack_map(_state_head(state), [("players", pack_array([b for _, b in kept]))])
+        return full, full if base is None else self._changed(state, base), state_to_wire(state.rng)
 
     def commit(self, room: Room, base: GameState | None = None) -> tuple[Lazy, bytes]:
         """The record's changing part (packed when first asked for; `fixed_record` is the rest) and the packed
-        game view ({pending, undo, state}) of a commit's update. The game state is packed once and the same
-        bytes go into both (the view without the dice generator, and with `null` for each player who is the
-        same as in `base`, the version before: a decision changes one player's sheet, and a client holds the
-        others). (A committed room is never changed, only cloned, so packing it later packs it as it is now.)"""
-        if room.state is None:
+        game view ({pending, undo, state}) of a commit's update: the state without the dice generator, and with
+        `null` for each player who is the same as in `base`, the version before (a decision changes one
+        player's sheet, and a client holds the others). The record's whole state is packed only when the record
+        is (never, mostly, with the in-process store), from the players' sheets packed here. (A committed room
+        is never changed, only cloned, so packing it later packs it as it is now.)"""
+        state = room.state
+        if state is None:
             return Lazy(partial(_record, room, None, "")), pack(None)
-        public, changed, rng = self.encode(room.state, base)
-        waiting = pending(room.state)
-        self._pending = (room.state, waiting)
-        view = pack_map({"pending": waiting, "undo": undo_available(room)}, [("state", changed)])
+        rng = state_to_wire(state.rng)
+        if base is None:
+            changed = pack_map(_state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
+            record = Lazy(partial(_record, room, changed, rng))
+        else:
+            changed = self._changed(state, base)
+            record = Lazy(partial(_record_whole, room, [b for _, b in self._players], rng))
+        waiting = pending(state)
+        self._pending = (state, waiting)
         # (A partial, not a closure: compiled by mypyc, a function with two closures keeps them in one
         # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
-        return Lazy(partial(_record, room, public, rng)), view
+        return record, pack_map({"pending": waiting, "undo": undo_available(room)}, [("state", changed)])
 
     def update_text(
         self, room: Room, now: float, events: list[Any], room_view: bytes, base: GameState | None = None
@@ -271,6 +284,11 @@ class StateEncoder:
 
 def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:
     return room.view(connected_seats(counts), counts.get(SPECTATORS, 0))
+
+
+def _record_whole(room: Room, players: list[bytes], rng: str) -> bytes:
+    assert room.state is not None
+    return _record(room, pack_map(_state_head(room.state), [("players", pack_array(players))]), rng)
 
 
 def _record(room: Room, public: bytes | None, rng: str) -> bytes:
