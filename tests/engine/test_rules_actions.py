@@ -272,7 +272,7 @@ def test_each_palace_action_can_be_used_three_times_by_dice_and_bonuses_alike() 
     sheet_of(g, 0, palace={"trader": uses - 1}, circled={"tea": 1})
     carry_out(g, 0, ("palace", TRADER))
     assert g.players[0].palace[TRADER] == uses
-    g.stack, g.pool = [], []
+    g.stack, g.pool = (), ()
 
     turn_of(g, 0)
     set_dice(g, {ORANGE_A: "trader"})

@@ -136,9 +136,11 @@ async def test_bots_alone_do_not_start(server: Running, clients: Clients) -> Non
     await refused("wrong_phase", host.start())  # bots would play for nobody
 
 
-async def test_one_person_plays_three_paced_bots_to_the_end(server: Running, clients: Clients) -> None:
+async def test_one_person_plays_three_paced_bots_to_the_end(
+    server: Running, clients: Clients, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pace = 0.02
-    server.hub.tasks.pace = pace
+    monkeypatch.setattr(server.hub.tasks, "pace", pace)  # (put back after the test: the server is shared)
     me = await clients.open(server.url)
     created = await me.create_room(seats=4)
     await me.join(created["code"], name="solo", host_token=created["host_token"])
@@ -160,8 +162,10 @@ async def test_one_person_plays_three_paced_bots_to_the_end(server: Running, cli
     assert [c["by"] for c in log["contributions"]][1:] == ["bot", "bot", "bot"]
 
 
-async def test_an_away_players_bot_is_paced_too(memory_server: Running, clients: Clients) -> None:
-    memory_server.hub.tasks.pace = 0.05
+async def test_an_away_players_bot_is_paced_too(
+    memory_server: Running, clients: Clients, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(memory_server.hub.tasks, "pace", 0.05)  # (put back after the test: the server is shared)
     _, (a, b) = await seated_room(clients, memory_server.url, players=2, grace=0.05, bot="random")
     await b.close()
     await a.wait_for(lambda c: c.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
