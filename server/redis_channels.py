@@ -69,6 +69,7 @@ class Channels:
 
     async def _read(self) -> None:
         while True:
+            dropped = False
             try:
                 async for m in self.pubsub.listen():
                     if m["type"] in ("message", "smessage"):
@@ -76,6 +77,8 @@ class Channels:
             except asyncio.CancelledError:
                 raise
             except Exception:  # a dropped Redis connection: retry; redis-py resubscribes on reconnect
+                dropped = True
+            if dropped:  # (waited outside the `except`: see tests/server/test_compiled_modules.py)
                 await asyncio.sleep(0.2)
 
     async def subscribe(self, code: str, listener: Listener) -> None:

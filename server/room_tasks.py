@@ -136,38 +136,51 @@ class RoomTasks(Hooks):
 
     async def _drive(self, lr: LocalRoom) -> None:
         """Plays for bot-held and timed-out seats until a person must decide."""
-        rooms = self.rooms
+        # (No await in a `finally` or `except` here: compiled with mypyc, an exception pending across that
+        # await, such as this task's cancellation, is raised again in whatever coroutine runs next.)
+        failure: BaseException | None = None
         try:
-            for _ in range(10_000):
-                room = await rooms.load(lr.code)
+            done = await self._play(lr)
+        except BaseException as e:
+            failure, done = e, True
+        lr.driving = False
+        if not isinstance(failure, asyncio.CancelledError):
+            await self.rooms.release(lr)
+        if failure is not None:
+            raise failure
+        if not done:
+            log.error("bot driver gave up in room %s", lr.code)
+
+    async def _play(self, lr: LocalRoom) -> bool:
+        """True when a person must decide; False after more bot decisions in a row than any game has."""
+        rooms = self.rooms
+        for _ in range(10_000):
+            room = await rooms.load(lr.code)
+            seat = room.bot_to_move()
+            if seat is not None and self.pace > 0:
+                # one decision at a time, each shown for a moment (also for an away player's seat)
+                await asyncio.sleep(self.pace)
+                room = await rooms.load(lr.code)  # (a person may have acted meanwhile: the owner came back)
                 seat = room.bot_to_move()
-                if seat is not None and self.pace > 0:
-                    # one decision at a time, each shown for a moment (also for an away player's seat)
-                    await asyncio.sleep(self.pace)
-                    room = await rooms.load(lr.code)  # (a person may have acted meanwhile: the owner came back)
-                    seat = room.bot_to_move()
-                state, game = room.state, room.game
-                if seat is None or state is None or game is None:
-                    return
-                kind = room.seats[seat].get("kind") or room.settings["bot"]  # a bot's seat, or an away player's
-                key = (str(game["seed"]), seat)
-                bot = lr.bots.get(key)
-                if bot is None:
-                    if len(lr.bots) >= 5:
-                        lr.bots.clear()  # (another game's bots: at most one per seat of the game in play)
-                    # A turn-based room whose host chose "skip" skips a person's timed-out turn; a bot's seat plays.
-                    person = room.seats[seat].get("kind") is None
-                    skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
-                    make = skip_bot if skip else BOTS[kind]
-                    bot = lr.bots[key] = make(f"{game['seed']}:{seat}")
-                if kind == "greedy":
-                    decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
-                else:
-                    decision = bot(state)
-                with contextlib.suppress(ProtocolError):
-                    if await rooms.change(lr.code, BotPlay(seat, decision.to_wire(), room.v, time.time())):
-                        rooms.metrics.decisions.inc("bot")
-        finally:
-            lr.driving = False
-            await rooms.release(lr)
-        log.error("bot driver gave up in room %s", lr.code)
+            state, game = room.state, room.game
+            if seat is None or state is None or game is None:
+                return True
+            kind = room.seats[seat].get("kind") or room.settings["bot"]  # a bot's seat, or an away player's
+            key = (str(game["seed"]), seat)
+            bot = lr.bots.get(key)
+            if bot is None:
+                if len(lr.bots) >= 5:
+                    lr.bots.clear()  # (another game's bots: at most one per seat of the game in play)
+                # A turn-based room whose host chose "skip" skips a person's timed-out turn; a bot's seat plays.
+                person = room.seats[seat].get("kind") is None
+                skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
+                make = skip_bot if skip else BOTS[kind]
+                bot = lr.bots[key] = make(f"{game['seed']}:{seat}")
+            if kind == "greedy":
+                decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
+            else:
+                decision = bot(state)
+            with contextlib.suppress(ProtocolError):
+                if await rooms.change(lr.code, BotPlay(seat, decision.to_wire(), room.v, time.time())):
+                    rooms.metrics.decisions.inc("bot")
+        return False

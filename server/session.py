@@ -286,11 +286,15 @@ class Session:
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()
         seat_id = self.conn.seat_id if self.conn.role == "player" else None
+        failure: BaseException | None = None
         try:
             if seat_id is not None:  # (first: mid-game the seat is left before it could be marked away)
                 await self.hub.change(code, changes.LeaveSeat(seat_id))
-        finally:
-            await self.hub.detach(self.conn)
+        except BaseException as e:  # (no await in a finally: see RoomTasks._drive)
+            failure = e
+        await self.hub.detach(self.conn)
+        if failure is not None:
+            raise failure
         return None
 
     async def host_action(

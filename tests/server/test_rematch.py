@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from rajas.protocol.client import Client, ServerError
 from rajas.server.fairness import verify
+from rajas.server.memory_store import MemoryStore
 
-from .conftest import Clients, Running, play_random, seated_room
+from .conftest import Clients, Running, play_random, run_server, seated_room
 
 
 def fetch_log(url: str, code: str) -> dict[str, Any]:
@@ -238,3 +239,23 @@ def test_rajas_serve_refuses_a_bot_pace_the_other_nodes_would_take_for_a_stall()
     out = subprocess.run([sys.executable, "-m", "rajas.server.cli", "serve", "--port", "0", "--stall", "2"],
                          env=env, capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "--bot-pace" in out.stderr
+
+
+async def test_a_paced_bot_stopped_with_its_server_leaves_the_next_rooms_alone(clients: Clients) -> None:
+    """A bot driver cancelled in its pause, as its node shuts down, ends there: on the next server a player who
+    leaves mid-game gets the reply. (Compiled with mypyc, an await in the driver's `finally` once carried that
+    cancellation over, and the leaver's session raised it again and lost its connection.)"""
+    for _ in range(3):
+        async with run_server(MemoryStore()) as first:
+            first.hub.tasks.pace = 5.0  # (the driver is in its pause when the server closes)
+            created, (a, b) = await seated_room(clients, first.url, players=2, grace=0.05, bot="random")
+            await b.close()
+            await a.wait_for(lambda c: c.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
+            if a.my_turn:
+                await a.decide(a.pending["options"][0], v=a.v)  # type: ignore[index]
+            assert first.hub.rooms[created["code"]].driving
+        async with run_server(MemoryStore()) as second:
+            _, (c, d) = await seated_room(clients, second.url, players=2)
+            assert await d.leave() is None
+            await c.wait_for(lambda x: x.room["seats"][1]["left"], timeout=5)  # type: ignore[index]
+            await d.request("ping")  # (refused or not, the leaver's connection still answers)
