@@ -12,6 +12,7 @@
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { qrSvg } from "./qr.js";
+import { tokenFromLink } from "./links.js";
 
 const MOVING = "rajas.moving"; // sessionStorage: the room code whose next join moves the seat here
 
@@ -20,13 +21,10 @@ export function seatLink(code, token) {
 }
 
 export function takeSeatFromLink(saveRoom) {
-  const q = new URLSearchParams(location.search);
-  const m = location.hash.match(/^#seat=([A-Za-z0-9_-]{8,128})$/);
-  const code = q.get("room");
-  if (!m || !code) return;
-  saveRoom(code, { token: m[1] });
-  try { sessionStorage.setItem(MOVING, code); } catch { /* the join then resumes without moving */ }
-  history.replaceState(null, "", `${location.pathname}${location.search}`); // the token leaves the address bar
+  const link = tokenFromLink("seat", (token) => /^[A-Za-z0-9_-]{8,128}$/.test(token));
+  if (!link) return;
+  saveRoom(link.room, { token: link.token });
+  try { sessionStorage.setItem(MOVING, link.room); } catch { /* the join then resumes without moving */ }
 }
 
 export function moveFlag(code) {
