@@ -12,7 +12,7 @@
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { qrSvg } from "./qr.js";
-import { tokenFromLink } from "./links.js";
+import { copyButton, tokenFromLink } from "./links.js";
 
 const MOVING = "rajas.moving"; // sessionStorage: the room code whose next join moves the seat here
 
@@ -37,15 +37,6 @@ export function moveDone() {
   try { sessionStorage.removeItem(MOVING); } catch { /* nothing kept */ }
 }
 
-function copyButton(text, lang) {
-  const b = html("button", { type: "button", class: "btn", "data-action": "copy-seat-link", onclick: async () => {
-    try { await navigator.clipboard.writeText(text); } catch { /* not allowed: the text is selectable */ }
-    b.textContent = t("copied", lang);
-    setTimeout(() => { b.textContent = t("copy", lang); }, 1500);
-  } }, t("copy", lang));
-  return b;
-}
-
 export function deviceDialog(lang, link) {
   const titleId = "device-title";
   const textId = "device-text";
@@ -56,7 +47,7 @@ export function deviceDialog(lang, link) {
     html("h2", { id: titleId }, t("device_title", lang)),
     html("p", { id: textId }, t("device_text", lang)),
     qr,
-    html("div", { class: "link-box" }, input, copyButton(link, lang)),
+    html("div", { class: "link-box" }, input, copyButton(link, lang, { class: "btn", "data-action": "copy-seat-link" })),
     html("p", { class: "muted small" }, t("device_secret", lang)),
     html("div", { class: "actions" }, close));
   close.addEventListener("click", () => dialog.close());
