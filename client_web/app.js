@@ -674,7 +674,7 @@ export function mySeatIndex() {
 // ---- start -----------------------------------------------------------------------------------------------
 
 const q = new URLSearchParams(location.search);
-seatFromLink(q, (room, token) => { const r = parseCode(`?room=${room}`); if (r) saveRoom(r.code, { token }); });
+seatFromLink((room, token) => { const r = parseCode(`?room=${room}`); if (r) saveRoom(r.code, { token }); });
 S.lang = setLang(q.get("lang") || localStorage.getItem("rajas.lang") || (navigator.language || "en").slice(0, 2));
 document.documentElement.lang = S.lang;
 window.__decideSent = 0;

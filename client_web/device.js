@@ -12,6 +12,7 @@
 import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { qrSvg } from "./qr.js";
+import { copyButton, tokenFromLink } from "./links.js";
 
 const MOVING = "rajas.moving"; // sessionStorage: the room code whose next join moves the seat here
 
@@ -20,13 +21,10 @@ export function seatLink(code, token) {
 }
 
 export function takeSeatFromLink(saveRoom) {
-  const q = new URLSearchParams(location.search);
-  const m = location.hash.match(/^#seat=([A-Za-z0-9_-]{8,128})$/);
-  const code = q.get("room");
-  if (!m || !code) return;
-  saveRoom(code, { token: m[1] });
-  try { sessionStorage.setItem(MOVING, code); } catch { /* the join then resumes without moving */ }
-  history.replaceState(null, "", `${location.pathname}${location.search}`); // the token leaves the address bar
+  const link = tokenFromLink("seat", (token) => /^[A-Za-z0-9_-]{8,128}$/.test(token));
+  if (!link) return;
+  saveRoom(link.room, { token: link.token });
+  try { sessionStorage.setItem(MOVING, link.room); } catch { /* the join then resumes without moving */ }
 }
 
 export function moveFlag(code) {
@@ -39,15 +37,6 @@ export function moveDone() {
   try { sessionStorage.removeItem(MOVING); } catch { /* nothing kept */ }
 }
 
-function copyButton(text, lang) {
-  const b = html("button", { type: "button", class: "btn", "data-action": "copy-seat-link", onclick: async () => {
-    try { await navigator.clipboard.writeText(text); } catch { /* not allowed: the text is selectable */ }
-    b.textContent = t("copied", lang);
-    setTimeout(() => { b.textContent = t("copy", lang); }, 1500);
-  } }, t("copy", lang));
-  return b;
-}
-
 export function deviceDialog(lang, link) {
   const titleId = "device-title";
   const textId = "device-text";
@@ -58,7 +47,7 @@ export function deviceDialog(lang, link) {
     html("h2", { id: titleId }, t("device_title", lang)),
     html("p", { id: textId }, t("device_text", lang)),
     qr,
-    html("div", { class: "link-box" }, input, copyButton(link, lang)),
+    html("div", { class: "link-box" }, input, copyButton(link, lang, { class: "btn", "data-action": "copy-seat-link" })),
     html("p", { class: "muted small" }, t("device_secret", lang)),
     html("div", { class: "actions" }, close));
   close.addEventListener("click", () => dialog.close());

@@ -127,6 +127,11 @@ const STRINGS = {
   },
 };
 
+// Merges a feature's block of labels ({en: {...}, nl: {...}, de: {...}}) into the tables above: each block below
+// ends with `addStrings(BLOCK);`.
+function addStrings(block) {
+  for (const lang of Object.keys(block)) Object.assign(STRINGS[lang], block[lang]);
+}
 
 // Labels of the app (home, lobby, game, log), merged into the tables above.
 const APP = {
@@ -305,7 +310,7 @@ const APP = {
     sheet_err_none: "Wähle zuerst eine Blatt-Datei.", sheet_refused: "Der Server lehnt das Blatt in „{f}“ ab:", sheet_not_sent: "„{f}“ wurde nicht gesendet:",
   },
 };
-for (const lang of Object.keys(APP)) Object.assign(STRINGS[lang], APP[lang]);
+addStrings(APP);
 
 // The dice check at the end of a game (fairplay.js, docs/fairness.md).
 const DICE = {
@@ -367,7 +372,7 @@ const DICE = {
     dice_failed_no_log: "Würfelprüfung fehlgeschlagen: das Spielprotokoll konnte nicht geladen werden.",
   },
 };
-for (const lang of Object.keys(DICE)) Object.assign(STRINGS[lang], DICE[lang]);
+addStrings(DICE);
 // ---- issue 18 (helper `client`): option names, phone layout, two-player cues, end of game, help --------
 const CLIENT18 = {
   en: {
@@ -452,7 +457,7 @@ const CLIENT18 = {
     h_end_t: "Das Ende und die Wertung", h_end: "Kreuzen sich Ruhm und Geld auf einem Blatt, wird die Runde zu Ende gespielt. Wer am weitesten gekreuzt hat, gewinnt; bei Gleichstand mehr gesammeltes Karma, dann mehr ausgegebenes Karma.",
   },
 };
-for (const lang of Object.keys(CLIENT18)) Object.assign(STRINGS[lang], CLIENT18[lang]);
+addStrings(CLIENT18);
 // ---- end of the issue 18 block --------------------------------------------------------------------------
 
 // ---- issue 18 (helper `breakdown`): where each player's fame and money came from, on the final scores ------
@@ -482,7 +487,7 @@ const BREAKDOWN = {
     src_upgrade_bonus: "Ausbauboni", src_karma_bonus: "Boni der Karmaleiste", src_bonus: "Andere Boni",
   },
 };
-for (const lang of Object.keys(BREAKDOWN)) Object.assign(STRINGS[lang], BREAKDOWN[lang]);
+addStrings(BREAKDOWN);
 // ---- end of the breakdown block ---------------------------------------------------------------------------
 // ---- issue 17 (helper `table`): turn alerts, public rooms, resume, duplicate names, leaving mid-game ------
 const TABLE17 = {
@@ -529,7 +534,7 @@ const TABLE17 = {
     leave_yes: "Verlassen",
   },
 };
-for (const lang of Object.keys(TABLE17)) Object.assign(STRINGS[lang], TABLE17[lang]);
+addStrings(TABLE17);
 // ---- end of the issue 17 (table) block ------------------------------------------------------------------
 // ---- issue 17 (helper `chat`): the room's chat (chat.js) ---------------------------------------------------
 const CHAT17 = {
@@ -564,7 +569,7 @@ const CHAT17 = {
     err_chat_closed: "Der Gastgeber hat den Chat für Zuschauer geschlossen.", err_chat_rate_limited: "Zu viele Nachrichten: warte einen Moment.",
   },
 };
-for (const lang of Object.keys(CHAT17)) Object.assign(STRINGS[lang], CHAT17[lang]);
+addStrings(CHAT17);
 // ---- end of the issue 17 (chat) block -------------------------------------------------------------------
 
 // ---- issue 17 (helper `undo`): undo within the turn --------------------------------------------------------
@@ -603,7 +608,7 @@ const UNDO17 = {
     err_too_many_undos: "Du hast in diesem Zug genug zurückgenommen: entscheide und spiel weiter.",
   },
 };
-for (const lang of Object.keys(UNDO17)) Object.assign(STRINGS[lang], UNDO17[lang]);
+addStrings(UNDO17);
 // ---- end of the issue 17 (undo) block -------------------------------------------------------------------
 
 // ---- issue 19 (helper `archive`): game history and the replay viewer ------------------------------------
@@ -642,7 +647,7 @@ const REPLAY19 = {
     replay_games: "In diesem Raum gespielte Spiele", replay_game_n: "Spiel {n}: {p}", replay_watch: "Wiederholung von Spiel {n} ansehen",
   },
 };
-for (const lang of Object.keys(REPLAY19)) Object.assign(STRINGS[lang], REPLAY19[lang]);
+addStrings(REPLAY19);
 // ---- end of the issue 19 (archive) block -----------------------------------------------------------------
 
 // ---- issue 17 (helper `device`): away players, your seat on another device, taking over a left seat -------
@@ -693,7 +698,7 @@ const DEVICE17 = {
     l_seat_moved: "{p} spielt auf einem anderen Gerät weiter", l_seat_taken_over: "{p} übernimmt den Platz, den {q} verlassen hat",
   },
 };
-for (const lang of Object.keys(DEVICE17)) Object.assign(STRINGS[lang], DEVICE17[lang]);
+addStrings(DEVICE17);
 // ---- end of the issue 17 (device) block -----------------------------------------------------------------
 
 // ---- issue 17 (helper `rematch`): rematch, series table, bot seats ---------------------------------------
@@ -735,7 +740,7 @@ const REMATCH17 = {
     err_not_a_bot: "Eine Person hat diesen Platz.",
   },
 };
-for (const lang of Object.keys(REMATCH17)) Object.assign(STRINGS[lang], REMATCH17[lang]);
+addStrings(REMATCH17);
 // ---- end of the issue 17 (rematch) block ----------------------------------------------------------------
 
 // ---- issue 19 (helper `turns`): turn-based rooms and turn e-mails ------------------------------------------
@@ -768,7 +773,7 @@ const TURNS19 = {
     err_email_unavailable: "Dieser Server verschickt keine E-Mails, oder dieser Raum ist nicht rundenbasiert.", err_bad_email: "Das ist keine E-Mail-Adresse.",
   },
 };
-for (const lang of Object.keys(TURNS19)) Object.assign(STRINGS[lang], TURNS19[lang]);
+addStrings(TURNS19);
 // ---- end of the issue 19 (turns) block --------------------------------------------------------------------
 
 let current = "en";

@@ -16,19 +16,11 @@ import {
   CUSTOM_CHOICE, FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, rememberedSheet,
   isSheetRefusal, refusalStatus, fileErrorStatus,
 } from "./sheet_file.js";
-
-function copyButton(text, lang) {
-  const b = html("button", { type: "button", class: "btn small", "data-action": "copy", onclick: async () => {
-    try { await navigator.clipboard.writeText(text); } catch { /* not allowed: the text is selectable */ }
-    b.textContent = t("copied", lang);
-    setTimeout(() => { b.textContent = t("copy", lang); }, 1500);
-  } }, t("copy", lang));
-  return b;
-}
+import { copyButton } from "./links.js";
 
 function linkRow(label, url, lang, attr) {
   const input = html("input", { class: "link-input", value: url, readonly: true, "aria-label": label, [attr]: "", onfocus: (e) => e.target.select() });
-  return html("div", { class: "link-row" }, html("span", { class: "field-label" }, label), html("div", { class: "link-box" }, input, copyButton(url, lang)));
+  return html("div", { class: "link-row" }, html("span", { class: "field-label" }, label), html("div", { class: "link-box" }, input, copyButton(url, lang, { class: "btn small", "data-action": "copy" })));
 }
 
 function durationText(s, L) {

@@ -6,6 +6,7 @@
 import { html } from "./svg.js";
 import { glyph } from "./glyphs.js";
 import { MSG, ROLES, STATUS } from "./protocol.js";
+import { tokenFromLink } from "./links.js";
 
 export const LIMITS = [1, 6, 12, 24, 48, 72, 168, 336]; // hours per turn offered (the protocol allows 1 to 336)
 
@@ -115,11 +116,9 @@ export function emailDetails(actions, L) {
   return card && html("details", { class: "email-details card" }, html("summary", null, L("turns_email")), card);
 }
 
-// A link from a turn e-mail (?room=CODE#resume=TOKEN; the token after "#" is never sent to a server, so no
-// access log holds it): the seat token, kept like any seat's, leaves the address bar.
-export function seatFromLink(q, remember) {
-  const token = new URLSearchParams(location.hash.slice(1)).get("resume");
-  if (!token || !q.get("room")) return;
-  remember(q.get("room"), token);
-  history.replaceState(null, "", `${location.pathname}?${q}`);
+// A link from a turn e-mail (?room=CODE#resume=TOKEN, links.js): the seat token, kept like any seat's, leaves
+// the address bar.
+export function seatFromLink(remember) {
+  const link = tokenFromLink("resume");
+  if (link) remember(link.room, link.token);
 }

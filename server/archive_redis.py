@@ -16,9 +16,10 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from . import redis_keys
 from .archive import Archive, HistorySettings, pack_record, summary, unpack_record
+from .redis_keys import PREFIX
 
-PREFIX = "rajas:"
 INDEX = f"{PREFIX}{{games}}:index"
 ROOM_LIST_FOREVER = 400 * 86400  # a room's list outlives any room when games are kept for ever
 
@@ -28,7 +29,7 @@ def game_key(gid: str) -> str:
 
 
 def room_key(room: str) -> str:
-    return f"{PREFIX}{{{room}}}:games"
+    return redis_keys.room_key(room, "games")
 
 
 class RedisArchive(Archive):

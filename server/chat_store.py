@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .redis_keys import room_key
+
 CHAT_KEEP = 50  # lines a room keeps (what a snapshot shows a reloaded page)
 OK, CLOSED, GONE = "ok", "closed", "gone"
 
@@ -128,7 +130,7 @@ class RedisChat(ChatStore):
 
     @staticmethod
     def _keys(code: str) -> list[str]:
-        return [f"rajas:{{{code}}}:room", f"rajas:{{{code}}}:chat"]
+        return [room_key(code, "room"), room_key(code, "chat")]
 
     async def add(self, code: str, line: bytes, message: bytes, spectator: bool) -> str:
         args = [line, message, CHAT_KEEP, self.channel(code), self.publish(), "1" if spectator else "0"]

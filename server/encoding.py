@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
 from rajas.engine import GameState, pending
@@ -27,6 +27,8 @@ from .packed import as_bytes as as_bytes
 from .room import Room
 from .store import SPECTATORS, connected_seats
 from .undo import available as undo_available
+
+_T = TypeVar("_T")  # a player's encoded sheet: packed bytes or JSON text
 
 
 def _header(n: int, fix: int, b16: int, b32: int) -> bytes:
@@ -175,14 +177,7 @@ class StateEncoder:
 
     def _kept(self, state: GameState) -> list[tuple[PlayerState, bytes]]:
         """Each player of `state` with its packed sheet, packed again only for a player not seen last time."""
-        before = self._players
-        kept: list[tuple[PlayerState, bytes]] = []
-        for i, p in enumerate(state.players):
-            if i < len(before) and before[i][0] is p:
-                kept.append(before[i])
-            else:
-                kept.append((p, pack(player_view(state, p))))
-        self._players = kept
+        kept = self._players = _keep(self._players, state, pack)
         return kept
 
     def _changed(self, state: GameState, base: GameState) -> bytes:
@@ -252,14 +247,7 @@ class StateEncoder:
         """The JSON text of the game view ({pending, undo, state}) as `commit` packed it."""
         if state is None:
             return "null"
-        before = self._texts
-        kept: list[tuple[PlayerState, str]] = []
-        for i, p in enumerate(state.players):
-            if i < len(before) and before[i][0] is p:
-                kept.append(before[i])
-            else:
-                kept.append((p, to_json(player_view(state, p))))
-        self._texts = kept
+        kept = self._texts = _keep(self._texts, state, to_json)
         head = _state_head(state)
         last = self._pending
         waiting = last[1] if last is not None and last[0] is state else pending(state)
@@ -280,6 +268,20 @@ class StateEncoder:
         """The record's fixed part (settings with a custom sheet, game, host token...), packed once per room: a
         store writes it only when it changed, so a decision does not write the sheet again."""
         return self.once("fixed", (room.settings, room.game, room.host_token, room.code), room.fixed)
+
+
+def _keep(
+    before: list[tuple[PlayerState, _T]], state: GameState, encode: Callable[[Any], _T]
+) -> list[tuple[PlayerState, _T]]:
+    """Each player of `state` with its sheet's view encoded (packed or JSON text), kept from `before` for a player
+    who is the very one at the same place there, so that only a changed sheet is encoded again."""
+    kept: list[tuple[PlayerState, _T]] = []
+    for i, p in enumerate(state.players):
+        if i < len(before) and before[i][0] is p:
+            kept.append(before[i])
+        else:
+            kept.append((p, encode(player_view(state, p))))
+    return kept
 
 
 def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:

@@ -9,14 +9,13 @@ import contextlib
 from typing import Any
 
 from .redis_cluster import ClusterSubscriber, SlotMap
+from .redis_keys import PREFIX, room_key
 from .redis_pipe import Subscriber
 from .store import Listener
 
-PREFIX = "rajas:"
-
 
 def channel(code: str) -> str:
-    return f"{PREFIX}{{{code}}}:ch"
+    return room_key(code, "ch")
 
 
 _START = len(PREFIX) + 1  # where the room's code starts in a channel's name

@@ -25,12 +25,12 @@ from .chat_store import RedisChat
 from .encoding import Packed, as_bytes, merge_maps
 from .redis_channels import Channels, channel
 from .redis_cluster import ClusterPipes, ClusterUrl, SlotMap, is_cluster
+from .redis_keys import PREFIX, room_key
 from .redis_lobby import RedisLobby
 from .redis_pipe import Pipe, PipeError
 from .redis_scripts import COMMIT, CREATE, PRESENCE, WATCH_SLACK
 from .store import RECENT, Listener, RoomStore
 
-PREFIX = "rajas:"
 REFRESH_BATCH = 25
 PIPES = 8
 
@@ -90,15 +90,15 @@ class RedisStore(RoomStore):
 
     @staticmethod
     def _room(code: str) -> str:
-        return f"{PREFIX}{{{code}}}:room"
+        return room_key(code, "room")
 
     @staticmethod
     def _log(code: str) -> str:
-        return f"{PREFIX}{{{code}}}:log"
+        return room_key(code, "log")
 
     @staticmethod
     def _recent(code: str) -> str:
-        return f"{PREFIX}{{{code}}}:recent"
+        return room_key(code, "recent")
 
     @staticmethod
     def _watch(watch: str) -> str:
@@ -230,7 +230,7 @@ class RedisStore(RoomStore):
         last = as_bytes(recent) if recent is not None else b""
         mode = "f" if not fixed else "S" if fixed_changed else "s"
         args: list[bytes | str | int | float] = [
-            str(expected), as_bytes(record), entry, message, f"{PREFIX}{{{code}}}:ch", self.ttl, last, RECENT,
+            str(expected), as_bytes(record), entry, message, channel(code), self.ttl, last, RECENT,
             mode, fixed if mode == "S" else b"", self._publish,
         ]  # fmt: skip
         got = await self._eval_commit(keys, args)
@@ -279,7 +279,7 @@ class RedisStore(RoomStore):
         return cast("list[bytes]", await self.redis.lrange(self._recent(code), 0, -1))
 
     def _presence_keys(self, code: str) -> list[str]:
-        return [f"{PREFIX}{{{code}}}:presence", self._room(code), self._log(code)]
+        return [room_key(code, "presence"), self._room(code), self._log(code)]
 
     def _presence_args(self, code: str, mode: str, pairs: list[Any]) -> list[Any]:
         return [self.node, self.ttl, self.channel(code), self.node_ttl * 1000, mode, self._publish, *pairs]

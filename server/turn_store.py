@@ -8,8 +8,9 @@ from abc import ABC, abstractmethod
 from typing import cast
 
 from .memory_store import MemoryStore
+from .redis_keys import PREFIX, room_key
 from .redis_scripts import WATCH_SLACK
-from .redis_store import PREFIX, RedisStore
+from .redis_store import RedisStore
 from .store import RoomStore
 
 
@@ -70,9 +71,9 @@ class RedisTurns(TurnIndex):
     async def keep(self, code: str, seconds: float | None) -> None:
         r = self.store.redis
         ttl = round(seconds) if seconds is not None else self.store.ttl
-        for key in (f"{PREFIX}{{{code}}}:{part}" for part in ("room", "log", "recent", "presence")):
+        for key in (room_key(code, part) for part in ("room", "log", "recent", "presence")):
             await r.expire(key, ttl)
-        watch = cast("bytes | None", await r.hget(f"{PREFIX}{{{code}}}:room", "w"))
+        watch = cast("bytes | None", await r.hget(room_key(code, "room"), "w"))
         if watch is not None:
             await r.expire(watch.decode(), round(ttl * WATCH_SLACK))
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.web_helpers import rajas_serve
+from tests.web.web_helpers import app, rajas_serve, wait_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -39,3 +39,15 @@ def new_page(browser: Any, width: int = 1280, height: int = 900, mobile: bool = 
     page.errors = errors
     page.set_default_timeout(15_000)
     return page
+
+
+def create_room(page: Any, name: str, seats: int, **choices: str) -> str:
+    """Fills in and sends the create form of the home page `page` shows (`choices`: more of its menus, by their
+    data-field); the new room's code, once the page holds its first seat."""
+    page.fill("[data-field=create-name]", name)
+    page.select_option("[data-field=seats]", str(seats))
+    for field, value in choices.items():
+        page.select_option(f"[data-field={field}]", value)
+    page.click("[data-action=create]")
+    wait_app(page, "a.role === 'player' && a.seat === 0")
+    return str(app(page)["code"])

@@ -96,6 +96,17 @@ def focused(page: Any) -> dict[str, Any]:
     return info
 
 
+def next_mover(host: Any, pages: dict[int, Any]) -> tuple[int, Any] | None:
+    """The seat whose decision is pending and its page, once that page can decide; None when the game is over."""
+    wait_app(host, "a.screen === 'game' && (a.over || (a.pendingPlayer !== null && a.v === a.netV))")
+    if app(host)["over"]:
+        return None
+    who = app(host)["pendingPlayer"]
+    page = pages[who]
+    wait_app(page, "a.ready || a.over", timeout=20_000)
+    return None if app(page)["over"] else (who, page)
+
+
 def keyboard_decision(page: Any, rng: random.Random) -> str:
     """One decision with keys only. The page has put the focus on the first option; Tab moves among the
     options (Shift+Tab back when it leaves them), Enter chooses, arrow keys turn a chosen road."""
@@ -135,14 +146,10 @@ def test_a_whole_game_by_keyboard_alone_with_no_serious_axe_violation(server: st
     kinds: set[str] = set()
     checked = False
     while decisions < MAX_DECISIONS:
-        wait_app(host, "a.screen === 'game' && (a.over || (a.pendingPlayer !== null && a.v === a.netV))")
-        if app(host)["over"]:
+        mover = next_mover(host, pages)
+        if mover is None:
             break
-        who = app(host)["pendingPlayer"]
-        page = pages[who]
-        wait_app(page, "a.ready || a.over", timeout=20_000)
-        if app(page)["over"]:
-            break
+        _, page = mover
         board = page.locator(".sheet [data-option]").count() > 0
         if decisions in (12, 40) or (board and not checked):
             assert_accessible(page, f"a game in progress (decision {decisions})")
@@ -231,14 +238,10 @@ def test_a_whole_two_player_game_on_a_phone_by_touch(server: str, phones: tuple[
     decisions = 0
     shot = False
     while decisions < MAX_DECISIONS:
-        wait_app(host, "a.screen === 'game' && (a.over || (a.pendingPlayer !== null && a.v === a.netV))")
-        if app(host)["over"]:
+        mover = next_mover(host, pages)
+        if mover is None:
             break
-        who = app(host)["pendingPlayer"]
-        page = pages[who]
-        wait_app(page, "a.ready || a.over", timeout=20_000)
-        if app(page)["over"]:
-            break
+        who, page = mover
         if decisions >= 30 and not shot and who == 0 and app(page)["phase"] == "pick":
             shoot(page, "phone.png")
             # a tap on a sheet icon explains it; the help opens from the bar with the sheet's legend

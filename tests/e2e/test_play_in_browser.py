@@ -19,7 +19,7 @@ import pytest
 
 from tests.web.web_helpers import app, real_errors, wait_app
 
-from .conftest import ARTIFACTS, ROOT, SCREENSHOTS, new_page
+from .conftest import ARTIFACTS, ROOT, SCREENSHOTS, create_room, new_page
 
 SEED = 20240517
 MAX_DECISIONS = 400
@@ -83,12 +83,8 @@ def test_create_a_room_and_two_players_join_by_code(room: dict[str, Any]) -> Non
     host.goto(f"{server}/?lang=en")
     host.wait_for_selector("[data-screen=home]")
     shoot(host, "home.png", docs=False)
-    host.fill("[data-field=create-name]", "Anna")
-    host.select_option("[data-field=seats]", "2")
-    host.click("[data-action=create]")
+    code = create_room(host, "Anna", 2)
     host.wait_for_selector("[data-screen=lobby]")
-    wait_app(host, "a.role === 'player' && a.seat === 0")
-    code = app(host)["code"]
     assert re.fullmatch(r"[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{4}", code)
     watch_link = host.get_attribute("[data-watch-link]", "value")
     assert watch_link and "watch=" in watch_link

@@ -16,7 +16,7 @@ from rajas.protocol.client import Client
 
 from tests.web.web_helpers import app, rajas_serve, real_errors, wait_app
 
-from .conftest import new_page
+from .conftest import create_room, new_page
 from .test_access import assert_accessible, two_player_room
 from .test_play_in_browser import _pick, shoot
 
@@ -135,10 +135,7 @@ def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
         page = new_page(browser)
         try:
             page.goto(f"{server}/?lang=en")
-            page.fill("[data-field=create-name]", "Anita")
-            page.select_option("[data-field=seats]", "4")
-            page.click("[data-action=create]")
-            wait_app(page, "a.role === 'player' && a.seat === 0")
+            create_room(page, "Anita", 4)
             for kind in ("random", "greedy", "greedy"):
                 page.select_option("[data-field=bot-kind]", kind)
                 page.click("[data-action=add-bot]")

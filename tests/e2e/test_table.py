@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.web.web_helpers import app, real_errors, wait_app
 
-from .conftest import new_page
+from .conftest import create_room, new_page
 from .test_access import assert_accessible, two_player_room
 from .test_play_in_browser import _pick, shoot
 
@@ -109,11 +109,7 @@ def test_a_public_room_is_joined_from_the_home_page_list(server: str, browser: A
     host, guest = new_page(browser), new_page(browser)
     try:
         host.goto(f"{server}/?lang=en")
-        host.fill("[data-field=create-name]", "Anita")
-        host.select_option("[data-field=seats]", "3")
-        host.click("[data-action=create]")
-        wait_app(host, "a.role === 'player' && a.seat === 0")
-        code = app(host)["code"]
+        code = create_room(host, "Anita", 3)
         host.check("[data-setting-input=public]")
         guest.goto(f"{server}/?lang=de")
         line = guest.locator(f"[data-list=public] [data-room='{code}']")
@@ -161,11 +157,7 @@ def test_a_second_player_with_a_seated_name_is_refused_with_a_clear_message(serv
     host, twin = new_page(browser), new_page(browser)
     try:
         host.goto(f"{server}/?lang=en")
-        host.fill("[data-field=create-name]", "Anna")
-        host.select_option("[data-field=seats]", "3")
-        host.click("[data-action=create]")
-        wait_app(host, "a.role === 'player' && a.seat === 0")
-        code = app(host)["code"]
+        code = create_room(host, "Anna", 3)
         twin.goto(f"{server}/?room={code}&lang=nl")
         twin.fill("[data-field=seat-name]", " anna ")
         twin.click("[data-action=take-seat]")

@@ -14,7 +14,7 @@ import pytest
 
 from tests.web.web_helpers import app, rajas_serve, real_errors, wait_app
 
-from .conftest import new_page
+from .conftest import create_room, new_page
 from .test_access import assert_accessible
 from .test_play_in_browser import shoot
 
@@ -40,14 +40,7 @@ def test_a_turn_based_room_shows_whose_turn_it_is_and_since_when(mail_server: st
         host.goto(f"{server}/?lang=en")
         host.wait_for_selector("[data-screen=home]")
         assert host.is_hidden("[data-turns]")  # real time is the default: no limit to choose
-        host.fill("[data-field=create-name]", "Anna")
-        host.select_option("[data-field=seats]", "2")
-        host.select_option("[data-field=mode]", "turns")
-        host.select_option("[data-field=turn_limit]", "48")
-        host.select_option("[data-field=after_limit]", "skip")
-        host.click("[data-action=create]")
-        wait_app(host, "a.role === 'player' && a.seat === 0")
-        code = app(host)["code"]
+        code = create_room(host, "Anna", 2, mode="turns", turn_limit="48", after_limit="skip")
         guest.goto(f"{server}/?room={code}&lang=en")
         guest.wait_for_selector("[data-form=seat]")
         guest.fill("[data-field=seat-name]", "Ben")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rajas.protocol.client import Client, ServerError
+from rajas.server.fairness import verify
 from websockets.exceptions import ConnectionClosed
 
 RETRY = (ConnectionError, OSError, asyncio.TimeoutError, ConnectionClosed)
@@ -133,3 +134,15 @@ def check_acked(log: dict[str, Any], seats: list[Seat]) -> None:
     for i, seat in enumerate(seats):
         logged = [d[1] for d in log["decisions"] if d[0] == i and d[2] == "player"]
         assert logged == seat.acked, f"seat {i}: log has {len(logged)} decisions, {len(seat.acked)} acknowledged"
+
+
+async def check_and_close(url: str, rooms: list[tuple[dict[str, Any], list[Seat], list[Client]]]) -> None:
+    """Each finished room's log: its dice verify and it holds exactly the decisions acknowledged to each seat;
+    then the room's players and spectators close."""
+    for created, seats, watchers in rooms:
+        log = fetch_log(url, created["code"])
+        assert verify(log)["ok"]
+        check_acked(log, seats)
+        for c in [*(s.client for s in seats), *watchers]:
+            if c is not None:
+                await c.close()

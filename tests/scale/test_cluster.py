@@ -10,7 +10,7 @@ from rajas.server.bots_run import run_bots
 from rajas.server.fairness import verify
 from rajas.server.redis_cluster import key_slot
 
-from .players import check_acked, fetch_log, seat_room
+from .players import check_acked, check_and_close, fetch_log, seat_room
 from .topology import Topology
 
 
@@ -83,13 +83,7 @@ async def test_a_node_killed_mid_game_on_a_cluster(cluster_nodes: Topology) -> N
     finally:
         cluster_nodes.start_node(0)
     assert all(c.over for c in done)
-    for created, seats, _ in rooms:
-        log = fetch_log(cluster_nodes.url, created["code"])
-        assert verify(log)["ok"]
-        check_acked(log, seats)
-        for s in seats:
-            if s.client is not None:
-                await s.client.close()
+    await check_and_close(cluster_nodes.url, rooms)
     assert sum(s.reconnects for _, seats, _ in rooms for s in seats) >= 1
 
 
@@ -110,10 +104,4 @@ async def test_a_master_killed_and_restarted_keeps_its_rooms(cluster_nodes: Topo
     cluster_nodes.cluster.start_master(victim)
     done = await asyncio.wait_for(asyncio.gather(*plays), timeout=120)
     assert all(c.over for c in done)
-    for created, seats, _ in rooms:
-        log = fetch_log(cluster_nodes.url, created["code"])
-        assert verify(log)["ok"]
-        check_acked(log, seats)
-        for s in seats:
-            if s.client is not None:
-                await s.client.close()
+    await check_and_close(cluster_nodes.url, rooms)

@@ -27,6 +27,8 @@ from rajas.server.redis_store import RedisStore
 from rajas.server.serve import uvicorn_config
 from rajas.server.store import RoomStore
 
+from tests.scale.cluster import Cluster, redis_cluster
+
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 # The transport every server here runs (tests/run.sh runs these tests under both; server/transport).
 TRANSPORT = os.environ.get("RAJAS_TRANSPORT", "fast")
@@ -70,6 +72,24 @@ def redis_url() -> Iterator[str]:
     """The session's redis-server, shared by the tests that run on Redis."""
     with own_redis_server() as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    """A Redis Cluster of three masters, for the tests of a module that run on one."""
+    with redis_cluster(3) as c:
+        yield c
+
+
+@pytest.fixture
+async def cluster_store(cluster: Cluster) -> AsyncIterator[RedisStore]:
+    """The Redis store on `cluster`, started, and closed after the test."""
+    s = RedisStore(cluster.url)
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.close()
 
 
 @dataclass

@@ -5,44 +5,24 @@ reading and pruning all work with single-key commands."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
 
-import pytest
 from rajas.server.archive import HistorySettings
 from rajas.server.archive_redis import INDEX, RedisArchive, game_key, room_key
 from rajas.server.redis_cluster import key_slot
 from rajas.server.redis_store import RedisStore
 
-from tests.scale.cluster import Cluster, redis_cluster
 
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    with redis_cluster(3) as c:
-        yield c
-
-
-@pytest.fixture
-async def store(cluster: Cluster) -> AsyncIterator[RedisStore]:
-    s = RedisStore(cluster.url)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
-async def test_the_history_on_a_cluster(store: RedisStore) -> None:
-    archive = RedisArchive(store.redis, HistorySettings(retention=60.0, prune_batch=4))
+async def test_the_history_on_a_cluster(cluster_store: RedisStore) -> None:
+    archive = RedisArchive(cluster_store.redis, HistorySettings(retention=60.0, prune_batch=4))
     now = time.time()
     ids = [f"{i * 7919:024x}" for i in range(12)]
     for i, gid in enumerate(ids):
         record = {"id": gid, "finished": now - (3600 if i < 6 else 0), "players": ["a", "b"], "result": None}
         assert await archive.put("ROOMC", record)
     assert len({key_slot(game_key(g).encode()) // 5462 for g in ids}) >= 2  # the records spread over the masters
-    assert key_slot(room_key("ROOMC").encode()) == key_slot(store._room("ROOMC").encode())  # beside the room
+    assert key_slot(room_key("ROOMC").encode()) == key_slot(cluster_store._room("ROOMC").encode())  # beside the room
     assert len(await archive.of_room("ROOMC")) == 6  # those past the retention are not listed, even unpruned
     assert await archive.prune(now) == 4 and await archive.prune(now) == 2 and await archive.prune(now) == 0
     assert [s["id"] for s in await archive.of_room("ROOMC")] == ids[6:][::-1]
     assert await archive.get(ids[0]) is None and (await archive.get(ids[-1]) or {})["id"] == ids[-1]
-    assert await store.redis.zcard(INDEX) == 6
+    assert await cluster_store.redis.zcard(INDEX) == 6

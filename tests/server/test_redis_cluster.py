@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -20,26 +19,10 @@ from rajas.server.redis_cluster import ClusterUrl, key_slot
 from rajas.server.redis_lobby import LOBBY
 from rajas.server.redis_store import RedisStore
 
-from tests.scale.cluster import Cluster, redis_cluster
+from tests.scale.cluster import Cluster
 
 from . import test_stores
 from .conftest import own_redis_server
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    with redis_cluster(3) as c:
-        yield c
-
-
-@pytest.fixture
-async def store(cluster: Cluster) -> AsyncIterator[RedisStore]:
-    s = RedisStore(cluster.url)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 def test_a_key_slot_is_crc16_of_its_hash_tag_as_redis_computes_it(cluster: Cluster) -> None:
@@ -61,65 +44,66 @@ def test_a_cluster_url_names_its_seed_masters_and_credentials() -> None:
             ClusterUrl(bad)
 
 
-async def test_the_store_contract_holds_on_a_cluster(store: RedisStore) -> None:
-    await test_stores.test_store_contract(store)
-    await test_stores.test_concurrent_commits_exactly_one_wins(store)
-    assert store.sharded  # (Redis 7: rooms' channels are shard channels)
+async def test_the_store_contract_holds_on_a_cluster(cluster_store: RedisStore) -> None:
+    await test_stores.test_store_contract(cluster_store)
+    await test_stores.test_concurrent_commits_exactly_one_wins(cluster_store)
+    assert cluster_store.sharded  # (Redis 7: rooms' channels are shard channels)
 
 
 async def test_rooms_spread_over_the_masters_and_commit_on_the_lean_connection(
-    store: RedisStore, cluster: Cluster
+    cluster_store: RedisStore, cluster: Cluster
 ) -> None:
     codes = [f"spread{i}" for i in range(24)]
     for code in codes:
-        assert await store.create(code, code + "-w", pack({"v": 1}), public=False)
-        assert await store.commit(code, 1, pack({"v": 2}), pack([0]), pack({"v": 2}))
-    masters = {store._slots.master(store._room(c).encode()) for c in codes} if store._slots else set()
+        assert await cluster_store.create(code, code + "-w", pack({"v": 1}), public=False)
+        assert await cluster_store.commit(code, 1, pack({"v": 2}), pack([0]), pack({"v": 2}))
+    slots, routed = cluster_store._slots, cluster_store._routed
+    masters = {slots.master(cluster_store._room(c).encode()) for c in codes} if slots else set()
     assert len(masters) == 3
-    assert store._routed is not None and set(store._routed.pipes) == masters  # a lean pipe to each room's master
+    assert routed is not None and set(routed.pipes) == masters  # a lean pipe to each room's master
     for port in cluster.ports:  # each master holds whole rooms: its keys all under its own slots
         keys = cluster.cli("--scan", "--pattern", "rajas:{spread*", port=port).split()
         assert keys
         assert all(int(cluster.cli("cluster", "countkeysinslot", str(key_slot(k.encode())), port=port)) for k in keys)
 
 
-async def test_a_stale_slot_map_is_followed_then_read_again(store: RedisStore) -> None:
-    assert store._slots is not None
-    truth = list(store._slots.owner)
-    masters = store._slots.masters()
-    store._slots.owner = [masters[(masters.index(m) + 1) % len(masters)] for m in truth]  # every slot wrong
+async def test_a_stale_slot_map_is_followed_then_read_again(cluster_store: RedisStore) -> None:
+    assert cluster_store._slots is not None
+    truth = list(cluster_store._slots.owner)
+    masters = cluster_store._slots.masters()
+    cluster_store._slots.owner = [masters[(masters.index(m) + 1) % len(masters)] for m in truth]  # every slot wrong
     code = "moved-room"
-    assert await store.create(code, code + "-w", pack({"v": 1}), public=False)
+    assert await cluster_store.create(code, code + "-w", pack({"v": 1}), public=False)
     for v in range(1, 4):  # MOVED: redis-py follows it, and the map is read again meanwhile
-        assert await store.commit(code, v, pack({"v": v + 1}), None, pack({"v": v + 1}))
+        assert await cluster_store.commit(code, v, pack({"v": v + 1}), None, pack({"v": v + 1}))
     for _ in range(100):
-        if store._slots.owner == truth:
+        if cluster_store._slots.owner == truth:
             break
         await asyncio.sleep(0.02)
-    assert store._slots.owner == truth
-    assert await store.version(code) == 4
+    assert cluster_store._slots.owner == truth
+    assert await cluster_store.version(code) == 4
 
 
 async def test_two_nodes_serve_one_room_on_a_cluster(cluster: Cluster) -> None:
     await test_stores.test_two_nodes_serve_one_room(cluster.url)
 
 
-async def test_the_lobby_index_on_a_cluster(store: RedisStore) -> None:
+async def test_the_lobby_index_on_a_cluster(cluster_store: RedisStore) -> None:
     line = pack({"code": "lobby-c"})
-    assert await store.create("lobby-c", "lobby-c-w", pack({"v": 1}), True, b"", line)
-    assert line in await store.listed(50) and "lobby-c" in await store.public_rooms()
-    assert await store.commit("lobby-c", 1, pack({"v": 2}), None, b"\x80", listing=b"")  # the game started
-    assert line not in await store.listed(50)
-    short = RedisStore(store.url, ttl=1)
+    assert await cluster_store.create("lobby-c", "lobby-c-w", pack({"v": 1}), True, b"", line)
+    assert line in await cluster_store.listed(50) and "lobby-c" in await cluster_store.public_rooms()
+    assert await cluster_store.commit("lobby-c", 1, pack({"v": 2}), None, b"\x80", listing=b"")  # the game started
+    assert line not in await cluster_store.listed(50)
+    short = RedisStore(cluster_store.url, ttl=1)
     await short.start()
     try:  # an expired room (its keys on whichever master) leaves the index when next met
         gone = pack({"code": "lobby-x"})
         assert await short.create("lobby-x", "lobby-x-w", pack({"v": 1}), True, b"", gone)
-        assert gone in await store.listed(50)
+        assert gone in await cluster_store.listed(50)
         await asyncio.sleep(2.1)
-        assert gone not in await store.listed(50)
-        assert await store.redis.zscore(f"{LOBBY}public", "lobby-x") is None
-        assert await store.redis.hget(f"{LOBBY}lines", "lobby-x") is None
+        assert gone not in await cluster_store.listed(50)
+        assert await cluster_store.redis.zscore(f"{LOBBY}public", "lobby-x") is None
+        assert await cluster_store.redis.hget(f"{LOBBY}lines", "lobby-x") is None
     finally:
         await short.close()
 
