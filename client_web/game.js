@@ -9,7 +9,7 @@ import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
 import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
-import { explainOnTap, zoomable, settleFocus, pickOrder } from "./play_aids.js";
+import { explainOnTap, zoomable, settleFocus, pickOrder, markPick } from "./play_aids.js";
 import { helpButton } from "./help.js";
 import { winnerText, showResult } from "./game_end.js";
 import { refreshPlayAgain } from "./series.js";
@@ -262,15 +262,28 @@ export class GameView {
     n.classList.toggle("urgent", left <= 10);
   }
 
-  // The bar's sentence is drawn afresh and, when it differs, morphed into the one on the page (it holds no
-  // listeners), so that only what changed is restyled.
+  // The bar's sentence is drawn again only when something it says changed (its key names all that fillPrompt
+  // reads), and then morphed into the one on the page (it holds no listeners), so that only what changed is
+  // restyled; the round's pick order is kept while the round lasts and only its marks move.
   renderPrompt() {
+    const key = this.promptKey();
+    if (key === this.promptDrawn) return;
+    this.promptDrawn = key;
     const p = html("div", { class: "prompt", "data-prompt": "" });
     this.fillPrompt(p);
-    const drawn = p.outerHTML;
-    if (drawn === this.promptDrawn) return;
-    this.promptDrawn = drawn;
     morph(this.prompt, p);
+    const order = this.prompt.querySelector(":scope > .pick-order");
+    if (order) markPick(order, this.S.game.state.turn ?? 0, this.lang);
+  }
+
+  promptKey() {
+    const S = this.S;
+    const { state, pending } = S.game;
+    const over = S.room.status === STATUS.OVER;
+    const seat = S.room.seats[pending.player];
+    const kinds = [...new Set(pending.options.map((o) => o[0]))].sort();
+    return JSON.stringify([this.lang, S.room.status, over ? [state.result, this.mySeat()] : null, this.names(), pending.player, pending.phase,
+      pending.effect, kinds, this.myTurn(), state.order, state.turn, seat?.bot, seat?.connected, this.roundNews, this.notices]);
   }
 
   fillPrompt(p) {
@@ -324,8 +337,12 @@ export class GameView {
     }
     if (pending.phase === "pick") {
       // keyed by what it shows, so that a morph keeps the list while it did not change
-      const order = pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
-      order?.setAttribute("data-key", JSON.stringify([S.game.state.order, S.game.state.turn, names, this.lang]));
+      // keyed by the round's order (not the turn), so that a morph keeps the list on the page and renderPrompt
+      // moves its marks; a list already on the page is listed by its key alone
+      const orderKey = JSON.stringify([S.game.state.order, names, this.lang]);
+      const kept = [...this.prompt.children].some((n) => n.getAttribute("data-key") === orderKey);
+      const order = kept ? html("ol", { "data-key": orderKey }) : pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
+      order?.setAttribute("data-key", orderKey);
       add(order);
     }
     if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));
