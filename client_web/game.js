@@ -18,6 +18,7 @@ import { wastedNotices, animate, news } from "./game_news.js";
 import { undoSlot, renderUndo } from "./undo.js";
 import { renderAway } from "./away.js";
 import { paintTurn, emailDetails } from "./turns.js";
+import { steadyHeight } from "./steady.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -50,6 +51,7 @@ export class GameView {
 
   destroy() {
     clearInterval(this.clockTimer);
+    this.steady?.forEach((stop) => stop());
     this.dropKept();
     this.el.remove();
   }
@@ -201,6 +203,10 @@ export class GameView {
     this.prompt = html("div", { class: "prompt", "data-prompt": "" });
     this.promptDrawn = null;
     this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
+    // the tray and (on a wide window) the bar's sentence keep their tallest height: an update that shortens them
+    // does not move, repaint and raster again the whole page below (steady.js); a phone keeps its short bar
+    this.steady?.forEach((stop) => stop());
+    this.steady = [steadyHeight(this.trayBox), steadyHeight(this.prompt, { media: "(min-width: 701px)" })];
     this.mineBox = html("section", { class: "mine-box" });
     this.playersBox = html("section", { class: "players-box card" });
     this.playersKey = this.trayKey = null;
@@ -271,6 +277,7 @@ export class GameView {
     this.promptDrawn = key;
     const p = html("div", { class: "prompt", "data-prompt": "" });
     this.fillPrompt(p);
+    p.style.minHeight = this.prompt.style.minHeight; // the height it keeps (steady.js) survives the morph
     morph(this.prompt, p);
     const order = this.prompt.querySelector(":scope > .pick-order");
     if (order) markPick(order, this.S.game.state.turn ?? 0, this.lang);
