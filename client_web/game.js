@@ -9,7 +9,7 @@ import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
 import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
-import { explainOnTap, zoomable, settleFocus, pickOrder } from "./play_aids.js";
+import { explainOnTap, zoomable, settleFocus, pickOrder, markPick } from "./play_aids.js";
 import { helpButton } from "./help.js";
 import { winnerText, showResult } from "./game_end.js";
 import { refreshPlayAgain } from "./series.js";
@@ -18,6 +18,7 @@ import { wastedNotices, animate, news } from "./game_news.js";
 import { undoSlot, renderUndo } from "./undo.js";
 import { renderAway } from "./away.js";
 import { paintTurn, emailDetails } from "./turns.js";
+import { steadyHeight } from "./steady.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
@@ -50,6 +51,7 @@ export class GameView {
 
   destroy() {
     clearInterval(this.clockTimer);
+    this.steady?.forEach((stop) => stop());
     this.dropKept();
     this.el.remove();
   }
@@ -201,6 +203,10 @@ export class GameView {
     this.prompt = html("div", { class: "prompt", "data-prompt": "" });
     this.promptDrawn = null;
     this.trayBox = html("section", { class: "tray-box", "aria-label": t("dice", this.lang) });
+    // the tray and (on a wide window) the bar's sentence keep their tallest height: an update that shortens them
+    // does not move, repaint and raster again the whole page below (steady.js); a phone keeps its short bar
+    this.steady?.forEach((stop) => stop());
+    this.steady = [steadyHeight(this.trayBox), steadyHeight(this.prompt, { media: "(min-width: 701px)" })];
     this.mineBox = html("section", { class: "mine-box" });
     this.playersBox = html("section", { class: "players-box card" });
     this.playersKey = this.trayKey = null;
@@ -262,15 +268,29 @@ export class GameView {
     n.classList.toggle("urgent", left <= 10);
   }
 
-  // The bar's sentence is drawn afresh and, when it differs, morphed into the one on the page (it holds no
-  // listeners), so that only what changed is restyled.
+  // The bar's sentence is drawn again only when something it says changed (its key names all that fillPrompt
+  // reads), and then morphed into the one on the page (it holds no listeners), so that only what changed is
+  // restyled; the round's pick order is kept while the round lasts and only its marks move.
   renderPrompt() {
+    const key = this.promptKey();
+    if (key === this.promptDrawn) return;
+    this.promptDrawn = key;
     const p = html("div", { class: "prompt", "data-prompt": "" });
     this.fillPrompt(p);
-    const drawn = p.outerHTML;
-    if (drawn === this.promptDrawn) return;
-    this.promptDrawn = drawn;
+    p.style.minHeight = this.prompt.style.minHeight; // the height it keeps (steady.js) survives the morph
     morph(this.prompt, p);
+    const order = this.prompt.querySelector(":scope > .pick-order");
+    if (order) markPick(order, this.S.game.state.turn ?? 0, this.lang);
+  }
+
+  promptKey() {
+    const S = this.S;
+    const { state, pending } = S.game;
+    const over = S.room.status === STATUS.OVER;
+    const seat = S.room.seats[pending.player];
+    const kinds = [...new Set(pending.options.map((o) => o[0]))].sort();
+    return JSON.stringify([this.lang, S.room.status, over ? [state.result, this.mySeat()] : null, this.names(), pending.player, pending.phase,
+      pending.effect, kinds, this.myTurn(), state.order, state.turn, seat?.bot, seat?.connected, this.roundNews, this.notices]);
   }
 
   fillPrompt(p) {
@@ -324,8 +344,12 @@ export class GameView {
     }
     if (pending.phase === "pick") {
       // keyed by what it shows, so that a morph keeps the list while it did not change
-      const order = pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
-      order?.setAttribute("data-key", JSON.stringify([S.game.state.order, S.game.state.turn, names, this.lang]));
+      // keyed by the round's order (not the turn), so that a morph keeps the list on the page and renderPrompt
+      // moves its marks; a list already on the page is listed by its key alone
+      const orderKey = JSON.stringify([S.game.state.order, names, this.lang]);
+      const kept = [...this.prompt.children].some((n) => n.getAttribute("data-key") === orderKey);
+      const order = kept ? html("ol", { "data-key": orderKey }) : pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
+      order?.setAttribute("data-key", orderKey);
       add(order);
     }
     if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));

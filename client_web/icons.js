@@ -118,13 +118,25 @@ export function goodsRow(counts, x, y, r) {
 
 // ---- river symbols -----------------------------------------------------------------------------------
 
+// An ellipse (centre cx, cy; radii rx, ry) turned by `deg` degrees about (px, py), as a path: a `transform`
+// attribute would give each petal a paint property node of its own, which every frame's layerization visits.
+function rotatedEllipse(cx, cy, rx, ry, deg, px, py) {
+  const a = (deg * Math.PI) / 180;
+  const [c, s] = [Math.cos(a), Math.sin(a)];
+  const turn = (x, y) => [px + (x - px) * c - (y - py) * s, py + (x - px) * s + (y - py) * c];
+  const f = (v) => Math.round(v * 100) / 100;
+  const [x0, y0] = turn(cx + rx, cy);
+  const [x1, y1] = turn(cx - rx, cy);
+  return `M${f(x0)},${f(y0)} A${f(rx)},${f(ry)} ${deg} 1 0 ${f(x1)},${f(y1)} A${f(rx)},${f(ry)} ${deg} 1 0 ${f(x0)},${f(y0)} Z`;
+}
+
 function drawSymbolIcon(sym, x, y, r) {
   const g = el("g", { class: `symbol symbol-${sym}` });
   if (sym === "lotus") {
     for (const [dx, rot] of [[-0.45, -35], [0.45, 35], [0, 0]]) {
-      g.append(el("ellipse", {
-        cx: x + dx * r, cy: y - r * 0.15, rx: r * 0.32, ry: r * 0.75, fill: dx ? "#f4a6c6" : "#fbd0e2",
-        stroke: "#b8447a", "stroke-width": r * 0.08, transform: `rotate(${rot} ${x + dx * r} ${y + r * 0.4})`,
+      g.append(el("path", {
+        d: rotatedEllipse(x + dx * r, y - r * 0.15, r * 0.32, r * 0.75, rot, x + dx * r, y + r * 0.4), fill: dx ? "#f4a6c6" : "#fbd0e2",
+        stroke: "#b8447a", "stroke-width": r * 0.08,
       }));
     }
     g.append(el("path", { d: `M${x - r * 0.8},${y + r * 0.6} Q${x},${y + r * 0.95} ${x + r * 0.8},${y + r * 0.6}`, fill: "none", stroke: "#3d8a3d", "stroke-width": r * 0.14 }));
@@ -152,7 +164,7 @@ function drawCharacterIcon(ch, x, y, r, lang, attrs = {}) {
   g.append(
     el("circle", { cx: x, cy: y, r, fill: COLOURS.palace, stroke: "#8f4708", "stroke-width": r * 0.08 }),
     // a small turban on top marks a person
-    el("path", { d: `M${x - r * 0.55},${y - r * 0.5} Q${x},${y - r * 1.15} ${x + r * 0.55},${y - r * 0.5} Z`, fill: "#fff3e2", opacity: 0.9 }),
+    el("path", { d: `M${x - r * 0.55},${y - r * 0.5} Q${x},${y - r * 1.15} ${x + r * 0.55},${y - r * 0.5} Z`, fill: "#fff3e2", "fill-opacity": 0.9 }),
     text(x, y + r * 0.42, t(`${ch}_short`, lang), { "font-size": r * 0.95, "text-anchor": "middle", fill: "#fff", "font-weight": 800 }),
     title(t(ch, lang)),
   );
@@ -316,7 +328,7 @@ function drawBonusIcon(b, x, y, r, lang, extra = {}) {
     case "palace_any":
       g.append(
         badge(x, y, r, COLOURS.palace, "#8f4708"),
-        el("path", { d: `M${x - r * 0.55},${y - r * 0.5} Q${x},${y - r * 1.15} ${x + r * 0.55},${y - r * 0.5} Z`, fill: "#fff3e2", opacity: 0.9 }),
+        el("path", { d: `M${x - r * 0.55},${y - r * 0.5} Q${x},${y - r * 1.15} ${x + r * 0.55},${y - r * 0.5} Z`, fill: "#fff3e2", "fill-opacity": 0.9 }),
         text(x, y + fs * 0.42, "?", { ...white, "font-size": fs * 1.05 }),
       );
       break;
@@ -366,7 +378,7 @@ function drawBonusIcon(b, x, y, r, lang, extra = {}) {
     }
     case "half_road":
       g.append(badge(x, y, r, COLOURS.province, "#24470f"),
-        el("line", { x1: x - r * 0.8, y1: y, x2: x - r * 0.1, y2: y, stroke: "#fff", "stroke-width": r * 0.12, "stroke-dasharray": `${r * 0.18} ${r * 0.14}`, opacity: 0.8 }),
+        el("line", { x1: x - r * 0.8, y1: y, x2: x - r * 0.1, y2: y, stroke: "#fff", "stroke-width": r * 0.12, "stroke-dasharray": `${r * 0.18} ${r * 0.14}`, "stroke-opacity": 0.8 }),
         halfPeg(x - r * 0.05, y, r * 0.95, r * 0.32, "#fff"));
       break;
     case "half_roads":
@@ -511,7 +523,7 @@ function drawDieFace(colour, face, x, y, s, lang) {
   const fill = { purple: COLOURS.market, green: COLOURS.province, blue: COLOURS.river, orange: COLOURS.palace }[colour] || "#888";
   const g = el("g", { class: `die die-${colour}` });
   g.append(el("rect", { x: x - s, y: y - s, width: 2 * s, height: 2 * s, rx: s * 0.28, fill, stroke: "rgba(0,0,0,0.45)", "stroke-width": s * 0.06 }));
-  g.append(el("rect", { x: x - s * 0.8, y: y - s * 0.8, width: 1.6 * s, height: 1.6 * s, rx: s * 0.2, fill: "#fffaf0", opacity: 0.95 }));
+  g.append(el("rect", { x: x - s * 0.8, y: y - s * 0.8, width: 1.6 * s, height: 1.6 * s, rx: s * 0.2, fill: "#fffaf0", "fill-opacity": 0.95 }));
   let label = "";
   if (colour === "purple") {
     g.append(goodIcon(face[0], x - s * 0.36, y - s * 0.3, s * 0.34), goodIcon(face[1], x + s * 0.36, y + s * 0.3, s * 0.34));

@@ -100,12 +100,26 @@ export function zoomable(mount, zoom, lang) {
 export function pickOrder(state, names, colours, lang) {
   const order = state.order || [];
   if (!order.length) return null;
-  const turn = state.turn ?? 0;
   const list = html("ol", { class: "pick-order", "aria-label": t("pick_order", lang), "data-pick-order": order.join(",") });
-  order.forEach((seat, i) => {
-    const now = i === turn;
-    list.append(html("li", { class: `pick${now ? " now" : ""}${i < turn ? " done" : ""}`, "aria-current": now ? "step" : null, style: `--seat:${colours[seat]}` },
-      html("span", { class: "pick-name" }, names[seat] ?? "?"), now ? html("span", { class: "visually-hidden" }, ` (${t("pick_now", lang)})`) : null));
+  order.forEach((seat) => {
+    list.append(html("li", { class: "pick", style: `--seat:${colours[seat]}` }, html("span", { class: "pick-name" }, names[seat] ?? "?")));
   });
+  markPick(list, state.turn ?? 0, lang);
   return list;
+}
+
+// Marks the current pick (and the ones done) on a pick order drawn by pickOrder, in place: the list is kept while
+// the round lasts and only the marks move.
+export function markPick(list, turn, lang) {
+  [...list.children].forEach((li, i) => {
+    const now = i === turn;
+    const cls = `pick${now ? " now" : ""}${i < turn ? " done" : ""}`;
+    if (li.className !== cls) li.className = cls;
+    if (now !== li.hasAttribute("aria-current")) {
+      if (now) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    }
+    const said = li.querySelector(":scope > .visually-hidden");
+    if (now && !said) li.append(html("span", { class: "visually-hidden" }, ` (${t("pick_now", lang)})`));
+    if (!now && said) said.remove();
+  });
 }

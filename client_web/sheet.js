@@ -411,7 +411,9 @@ function drawKarma(sheet, player, geom, opts) {
     const sg = el("g", { class: `karma-space${gained ? " gained" : ""}${used ? " used" : ""}`, "data-index": i });
     sg.append(el("circle", { cx: x, cy: y, r: 16, fill: gained ? COLOURS.karmaLight : "#f5efe0", stroke: COLOURS.karma, "stroke-width": 1.5, "stroke-dasharray": gained ? null : "3 3" }));
     const wheel = bonusIcon({ kind: "karma" }, x, y, 11, lang);
-    wheel.setAttribute("opacity", gained && !used ? 1 : 0.35);
+    // faded by fill and stroke opacity, not `opacity`: a group opacity is an effect node of its own, which every
+    // frame's layerization visits, and a layer of its own to raster
+    if (!gained || used) { wheel.setAttribute("fill-opacity", 0.35); wheel.setAttribute("stroke-opacity", 0.35); }
     sg.append(wheel);
     if (gained) sg.append(circleMark(x, y, 18.5, COLOURS.ink, 2.2));
     if (used) sg.append(crossMark(x, y, 12, COLOURS.ink, 3));
@@ -552,7 +554,7 @@ function drawMarket(sheet, player, geom, opts) {
         const cy = y + 52;
         const cg = el("g", { class: `market-good${isCircled ? " circled" : ""}${isSold ? " sold" : ""}`, "data-col": c });
         cg.append(el("rect", { x: cx - cw / 2 + 2, y: cy - 18, width: cw - 4, height: 36, rx: 6, fill: "#fbf7fd", stroke: "#c5acd9", "stroke-width": 1 }));
-        if (!geom.compact) cg.append(goodIcon(good, cx, cy, 11, isCircled ? {} : { opacity: 0.4 }));
+        if (!geom.compact) cg.append(goodIcon(good, cx, cy, 11, isCircled ? {} : { "fill-opacity": 0.4, "stroke-opacity": 0.4 }));
         if (isCircled) cg.append(circleMark(cx, cy, 16, COLOURS.ink, 2.4));
         if (isSold) cg.append(crossMark(cx, cy, 12, COLOURS.ink, 3));
         return cg;

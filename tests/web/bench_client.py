@@ -10,6 +10,11 @@ message handler (parse, state, redraw) and the time from the message's arrival t
 the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
 it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
 
+With `--pause MS` the players wait that long after each paint before the next decision, as in a real game, where
+updates come seconds apart: the page is idle in between and Chromium begins its frame at once, instead of at the next
+tick of the frame clock it is still running from the previous update (and from the wait's own polling); the default,
+back to back, is the figure of the targets.
+
 With `--trace`, each watch is run a second time under a DevTools trace and the renderer's main thread is summed
 per update in *thread* time (CPU actually spent: script, style, layout, pre-paint, paint, layerize and commit,
 and all its tasks together). Wall-clock figures on a machine shared with other work include the time the
@@ -205,7 +210,9 @@ def main_thread_cpu(trace: bytes, updates: int) -> dict[str, float]:
     return out
 
 
-def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int, trace: bool = False) -> dict[str, Any]:
+def watch(
+    browser: Any, url: str, decisions: int, throttle: float, seed: int, trace: bool = False, pause: float = 0
+) -> dict[str, Any]:
     players = Players(url, seed)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     page = context.new_page()
@@ -230,6 +237,8 @@ def watch(browser: Any, url: str, decisions: int, throttle: float, seed: int, tr
             if not players.run(players._decide()):
                 break
             page.wait_for_function(f"window.__bench.painted >= {base + done}", timeout=30_000)
+            if pause:
+                page.wait_for_timeout(pause)
         traced = browser.stop_tracing() if trace else None
         rec = page.evaluate("window.__bench")
         after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
@@ -262,6 +271,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=60, help="decisions watched per run (default 60)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--trace", action="store_true", help="also print the renderer's main-thread CPU per update, traced")
+    ap.add_argument("--pause", type=float, default=0, help="ms to wait after each paint (default 0)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -276,9 +286,10 @@ def main() -> None:
                     load = {"served_by": alone, **first_load(browser, static_url)}
             print(json.dumps(load))
             for throttle in (1.0, 4.0):
-                print(json.dumps({"players": 5, **watch(browser, url, args.decisions, throttle, args.seed)}))
+                watched = watch(browser, url, args.decisions, throttle, args.seed, pause=args.pause)
+                print(json.dumps({"players": 5, **({"pause_ms": args.pause} if args.pause else {}), **watched}))
                 if args.trace:
-                    traced = watch(browser, url, args.decisions, throttle, args.seed, trace=True)
+                    traced = watch(browser, url, args.decisions, throttle, args.seed, trace=True, pause=args.pause)
                     print(json.dumps({"players": 5, **traced}))
         finally:
             browser.close()
