@@ -3,15 +3,14 @@
 // change, round / game end announcements and the final score table.
 
 import { glyph } from "./glyphs.js";
-import { html, inlineSvg, morph } from "./svg.js";
+import { html, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
-import { bonusIcon, bonusLabel, effectBonus } from "./icons.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
-import { explainOnTap, zoomable, settleFocus, pickOrder, markPick } from "./play_aids.js";
+import { explainOnTap, zoomable, settleFocus } from "./play_aids.js";
 import { helpButton } from "./help.js";
-import { winnerText, showResult } from "./game_end.js";
+import { showResult } from "./game_end.js";
 import { refreshPlayAgain } from "./series.js";
 import { renderPlayers, renderLog } from "./game_side.js";
 import { wastedNotices, animate, news } from "./game_news.js";
@@ -19,12 +18,9 @@ import { undoSlot, renderUndo } from "./undo.js";
 import { renderAway } from "./away.js";
 import { paintTurn, emailDetails } from "./turns.js";
 import { steadyHeight } from "./steady.js";
+import { renderPrompt } from "./prompt.js";
 
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
-
-function symbolsOf(sheet) {
-  return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
-}
 
 export class GameView {
   constructor(root, actions) {
@@ -268,93 +264,7 @@ export class GameView {
     n.classList.toggle("urgent", left <= 10);
   }
 
-  // The bar's sentence is drawn again only when something it says changed (its key names all that fillPrompt
-  // reads), and then morphed into the one on the page (it holds no listeners), so that only what changed is
-  // restyled; the round's pick order is kept while the round lasts and only its marks move.
-  renderPrompt() {
-    const key = this.promptKey();
-    if (key === this.promptDrawn) return;
-    this.promptDrawn = key;
-    const p = html("div", { class: "prompt", "data-prompt": "" });
-    this.fillPrompt(p);
-    p.style.minHeight = this.prompt.style.minHeight; // the height it keeps (steady.js) survives the morph
-    morph(this.prompt, p);
-    const order = this.prompt.querySelector(":scope > .pick-order");
-    if (order) markPick(order, this.S.game.state.turn ?? 0, this.lang);
-  }
-
-  promptKey() {
-    const S = this.S;
-    const { state, pending } = S.game;
-    const over = S.room.status === STATUS.OVER;
-    const seat = S.room.seats[pending.player];
-    const kinds = [...new Set(pending.options.map((o) => o[0]))].sort();
-    return JSON.stringify([this.lang, S.room.status, over ? [state.result, this.mySeat()] : null, this.names(), pending.player, pending.phase,
-      pending.effect, kinds, this.myTurn(), state.order, state.turn, seat?.bot, seat?.connected, this.roundNews, this.notices]);
-  }
-
-  fillPrompt(p) {
-    const S = this.S;
-    const { pending } = S.game;
-    const names = this.names();
-    const lang = this.lang;
-    const add = (...xs) => p.append(...xs.filter((x) => x !== null && x !== undefined && x !== false));
-    if (S.room.status === STATUS.OVER) {
-      const res = S.game.state.result || [];
-      p.className = "prompt over";
-      add(glyph("trophy", 24), html("strong", { "data-winner-text": "" }, winnerText(this, res)));
-      return;
-    }
-    const who = pending.player;
-    const mine = this.myTurn();
-    const kinds = new Set(pending.options.map((o) => o[0]));
-    let what = "";
-    if (pending.effect && pending.effect[0] !== "bonus") {
-      try { what = bonusLabel(effectBonus(pending.effect), lang, symbolsOf(S.sheet)); } catch { what = String(pending.effect[0]); }
-    }
-    p.className = `prompt${mine ? " mine" : ""}`;
-    p.style.setProperty("--seat", SEAT_COLOURS[who] || "#666");
-    p.dataset.player = String(who);
-    const icon = pending.effect && pending.effect[0] !== "bonus" ? inlineSvg(30, bonusIcon(effectBonus(pending.effect), 15, 15, 13, lang)) : null;
-    if (mine) {
-      let text;
-      if (pending.phase === "pick") {
-        text = kinds.has("die") ? this.L("p_pick") + (kinds.has("karma") ? ` ${this.L("p_pick_karma")}` : "") : kinds.has("karma") ? this.L("p_pick_karma") : this.L("p_pass");
-      } else if (pending.phase === "reroll") {
-        text = this.L("p_reroll") + (kinds.has("reroll") ? ` ${this.L("p_reroll_again")}` : "");
-      } else if (what) {
-        text = this.L("p_resolve", { what }) + (kinds.has("road") ? ` · ${this.L("p_road")}` : "");
-      } else {
-        text = this.L("p_bonus");
-      }
-      const state = S.game.state;
-      const second = pending.phase === "pick" && (state.order || []).slice(0, state.turn ?? 0).includes(who);
-      add(html("span", { class: "prompt-who" }, this.L("your_turn")), icon, html("span", { class: "prompt-text" }, text),
-        second ? html("span", { class: "badge second-die", "data-cue": "second-die" }, this.L("second_die")) : null,
-        kinds.has("karma") ? html("span", { class: "badge karma-cue", "data-cue": "karma" }, this.L("karma_cue")) : null);
-    } else {
-      const name = names[who] ?? "?";
-      const text = pending.phase === "pick" ? this.L("wait_pick", { p: name })
-        : pending.phase === "reroll" ? this.L("wait_reroll", { p: name })
-          : what ? this.L("wait_resolve_theirs", { p: name, what }) : this.L("wait_bonus_theirs", { p: name });
-      const seat = S.room.seats[who];
-      add(html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[who]}` }), icon, html("span", { class: "prompt-text" }, text),
-        seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${this.L("bot")}`) : null,
-        seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, this.L("away")) : null);
-    }
-    if (pending.phase === "pick") {
-      // keyed by what it shows, so that a morph keeps the list while it did not change
-      // keyed by the round's order (not the turn), so that a morph keeps the list on the page and renderPrompt
-      // moves its marks; a list already on the page is listed by its key alone
-      const orderKey = JSON.stringify([S.game.state.order, names, this.lang]);
-      const kept = [...this.prompt.children].some((n) => n.getAttribute("data-key") === orderKey);
-      const order = kept ? html("ol", { "data-key": orderKey }) : pickOrder(S.game.state, names, SEAT_COLOURS, this.lang);
-      order?.setAttribute("data-key", orderKey);
-      add(order);
-    }
-    if (this.roundNews) add(html("span", { class: `prompt-news ${this.roundNews.kind}`, "data-banner": "" }, this.roundNews.text));
-    for (const n of this.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
-  }
+  renderPrompt() { renderPrompt(this); } // (prompt.js)
 
   // the side column and the end of the game (game_side.js, game_end.js); app.js redraws the players on presence
   renderPlayers() { renderPlayers(this); renderAway(this); }

@@ -1,7 +1,7 @@
 // What an update tells besides the new state: the flash of every changed part, a bonus that had to be wasted,
 // and round and game-end news (said in the bar, read out by screen readers).
 
-import { bonusLabel, effectBonus } from "./icons.js";
+import { bonusLabel, effectBonus, symbolsOf } from "./icons.js";
 
 // Which elements of a player's sheet an event changed (for the flash animation).
 function changed(e) {
@@ -90,8 +90,4 @@ export function news(view, events) {
   else if (started) text = view.L("l_game_started", { p: names[started.start_player] });
   if (text) view.announce.textContent = text;
   return text ? { text, kind } : null;
-}
-
-function symbolsOf(sheet) {
-  return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
 }

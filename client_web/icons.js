@@ -245,6 +245,11 @@ export function effectBonus(eff) {
   }
 }
 
+// The river's goods symbols of a sheet, in order, for the labels of bonuses that name "a good of the river".
+export function symbolsOf(sheet) {
+  return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
+}
+
 export function bonusLabel(b, lang, symbols) {
   switch (b.kind) {
     case "fame": case "money": return t(`b_${b.kind}`, lang, { n: b.amount });

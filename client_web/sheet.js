@@ -17,7 +17,7 @@ import { t } from "./i18n.js";
 import { overlapWords } from "./words.js";
 import {
   COLOURS, GOODS, CHARACTERS, DIR_BITS, DIR_VEC,
-  bonusIcon, bonusLabel, effectBonus, goodIcon, goodsRow, symbolIcon, characterIcon, roadArms,
+  bonusIcon, bonusLabel, effectBonus, goodIcon, goodsRow, symbolIcon, characterIcon, roadArms, symbolsOf,
   crossMark, circleMark, buildingIcon, marketIcon, residenceIcon, dieFace,
 } from "./icons.js";
 
@@ -952,10 +952,6 @@ export function bindOptions(svg, panel, options, onDecide, opts = {}) {
     },
     select,
   };
-}
-
-function symbolsOf(sheet) {
-  return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
 }
 
 export function mountSheet(container, sheet, player, opts = {}) {
