@@ -26,10 +26,11 @@ from setuptools import setup
 # frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
 COMPILED = {
     "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
-               "tracks", "turns"),
+               "tracks", "turns", "undo"),
     "server": ("changes", "connection", "encoding", "hub", "inbox", "local_room", "memory_store", "metrics",
-               "packed", "redis_channels", "redis_cluster", "redis_pipe", "redis_store", "room", "room_tasks", "rooms",
-               "session", "snapshots", "store", "transport/base", "transport/fast", "watchdog"),
+               "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe", "redis_store", "room",
+               "room_tasks", "rooms", "seat_moves", "session", "snapshots", "store", "transport/base",
+               "transport/fast", "turn_undo", "undo", "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

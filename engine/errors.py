@@ -29,6 +29,18 @@ class GameOver(RulesError):
     code = "game_over"
 
 
+class NothingToUndo(RulesError):
+    """No decision of this turn is left to take back (none made yet, or the turn passed): engine/undo.py."""
+
+    code = "nothing_to_undo"
+
+
+class UndoAfterRoll(RulesError):
+    """The dice were rolled since the last decision (a karma reroll): what was decided before is fixed."""
+
+    code = "undo_after_roll"
+
+
 class SheetError(ValueError):
     """A sheet file that does not describe a playable sheet; the message names the field."""
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from .decisions import Decision
-from .errors import NotYourTurn, RulesError
+from .errors import NothingToUndo, NotYourTurn, UndoAfterRoll
 from .game import apply
 from .state import PHASE_REROLL, GameState
 from .tracks import Event
@@ -27,18 +27,6 @@ from .tracks import Event
 # A turn has a handful of decisions (a die, its action, the bonuses it released); a turn with more than this
 # many keeps only the last MAX_TURN_DECISIONS takeable: the history of a room never grows past it.
 MAX_TURN_DECISIONS: Final = 32
-
-
-class NothingToUndo(RulesError):
-    """No decision of this turn is left to take back (none made yet, or the turn passed)."""
-
-    code = "nothing_to_undo"
-
-
-class UndoAfterRoll(RulesError):
-    """The dice were rolled since the last decision (a karma reroll): what was decided before is fixed."""
-
-    code = "undo_after_roll"
 
 
 class TurnHistory(NamedTuple):

@@ -20,22 +20,28 @@ from . import lobby_changes, series
 from .errors import from_rules
 from .frozen import freeze
 from .lobby_changes import SeatReady, change_settings, hand_over, kick, leave, take_seat
+from .modes import turn_based
 from .room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
 from .seat_moves import LeaveGame, SeatCommand, apply_seat
-from .turn_rules import TurnCommand, apply_turn, limit_seconds, turn_based
+from .turn_rules import TurnCommand, apply_turn, limit_seconds
 from .undo import TakeBack, take_back, track
 
 # ---- outcomes -------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Change:
     """Commit the changed room: these events go to every client, `entry` (if any) to the game log, `reply`
-    to the one who asked."""
+    to the one who asked. Never changed once made. (A plain class, not a dataclass: compiled, its constructor
+    is native code, and every decision makes one.)"""
 
-    events: list[Event]
-    entry: list[Any] | None = None
-    reply: dict[str, Any] | None = None
+    __slots__ = ("entry", "events", "reply")
+
+    def __init__(
+        self, events: list[Event], entry: list[Any] | None = None, reply: dict[str, Any] | None = None
+    ) -> None:
+        self.events = events
+        self.entry = entry
+        self.reply = reply
 
 
 @dataclass(frozen=True)
@@ -59,15 +65,18 @@ UNCHANGED = Unchanged()
 # ---- commands -------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Play:
-    """A player's decision `wire`, message id `mid`, made seeing version `at` (None: whatever is newest)."""
+    """A player's decision `wire`, message id `mid`, made seeing version `at` (None: whatever is newest). Never
+    changed once made; a plain class for the reason Change is one."""
 
-    token: str | None
-    mid: str | int
-    wire: Any
-    at: int | None
-    now: float
+    __slots__ = ("at", "mid", "now", "token", "wire")
+
+    def __init__(self, token: str | None, mid: str | int, wire: Any, at: int | None, now: float) -> None:
+        self.token = token
+        self.mid = mid
+        self.wire = wire
+        self.at = at
+        self.now = now
 
 
 @dataclass(frozen=True)

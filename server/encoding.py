@@ -202,8 +202,8 @@ class StateEncoder:
         is never changed, only cloned, so packing it later packs it as it is now.)"""
         state = room.state
         if state is None:
-            return Lazy(partial(_record, room, None, "")), pack(None)
-        rng = state_to_wire(state.rng)
+            return Lazy(partial(_record, room, None, 0)), pack(None)
+        rng = state.rng  # (written as hex only when the record is packed)
         if base is None:
             changed = pack_map(_state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
             record = Lazy(partial(_record, room, changed, rng))
@@ -288,15 +288,16 @@ def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:
     return room.view(connected_seats(counts), counts.get(SPECTATORS, 0))
 
 
-def _record_whole(room: Room, players: list[bytes], rng: str) -> bytes:
+def _record_whole(room: Room, players: list[bytes], rng: int) -> bytes:
     assert room.state is not None
     return _record(room, pack_map(_state_head(room.state), [("players", pack_array(players))]), rng)
 
 
-def _record(room: Room, public: bytes | None, rng: str) -> bytes:
+def _record(room: Room, public: bytes | None, rng: int) -> bytes:
     if public is None:  # (no game yet: nothing packed to reuse)
         return pack(room.changing() | {"state": None, "undo": None})
-    return pack_map(room.changing(), [("state", extend_map(public, [("rng", pack(rng))])), ("undo", _undo(room))])
+    stored_rng = pack(state_to_wire(rng))
+    return pack_map(room.changing(), [("state", extend_map(public, [("rng", stored_rng)])), ("undo", _undo(room))])
 
 
 def _undo(room: Room) -> bytes:

@@ -15,10 +15,11 @@ from rajas.protocol import ProtocolError
 
 from .changes import BotPlay, ExpireClock
 from .local_room import LocalRoom
+from .modes import turn_based
 from .room import PLAYING, Room, Turn
 from .rooms import Hooks, Rooms
 from .seat_moves import Back, GraceOver, MarkAway
-from .turn_rules import skip_bot, turn_based
+from .turn_rules import skip_bot
 
 log = logging.getLogger("rajas.server")
 
@@ -32,7 +33,7 @@ class RoomTasks(Hooks):
     # ---- hooks -------------------------------------------------------------------------------------------
 
     def committed(self, lr: LocalRoom, room: Room) -> None:
-        if self.after_commit is not None:
+        if self.after_commit is not None and turn_based(room.settings):  # (the hook is for turn-based rooms only)
             self.after_commit(lr, room)
         if room.status != PLAYING:
             old = lr.timers.pop("clock", None)

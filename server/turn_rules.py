@@ -18,6 +18,7 @@ from rajas.engine import Decision, GameState, apply, pending
 from rajas.protocol.errors import ProtocolError
 
 from .frozen import FrozenDict
+from .modes import turn_based as turn_based
 from .room import PLAYING, Event, Room, Turn
 
 HOUR = 3600.0
@@ -34,10 +35,6 @@ class Unit:
     """Seconds in one hour of a turn limit (a holder, so tests can shorten it without rebinding a name)."""
 
     seconds = HOUR
-
-
-def turn_based(settings: Mapping[str, Any]) -> bool:
-    return settings.get("mode") == "turns"
 
 
 def limit_seconds(settings: Mapping[str, Any]) -> float | None:
