@@ -236,7 +236,9 @@ def watch(
         for done in range(1, decisions + 1):
             if not players.run(players._decide()):
                 break
-            page.wait_for_function(f"window.__bench.painted >= {base + done}", timeout=30_000)
+            # (polled on a timer, not on every frame: a poller on every frame keeps the page's frame clock
+            # running, which a player's page has no reason to)
+            page.wait_for_function(f"window.__bench.painted >= {base + done}", polling=5, timeout=30_000)
             if pause:
                 page.wait_for_timeout(pause)
         traced = browser.stop_tracing() if trace else None
