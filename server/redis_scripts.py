@@ -16,25 +16,29 @@ from __future__ import annotations
 # watch key lives ttl * WATCH_SLACK, so it always outlives its room.
 WATCH_SLACK = 1.25
 
-# Lua, shared by the room scripts: the watch key's name if it is due for a longer life, else nil.
+# Lua, shared by the room scripts: the watch key's name if it is due for a longer life, else nil. `w` and `wx` are
+# the room hash's fields of those names, read by the caller with the others it needs (one HMGET).
 _WATCH_DUE = """
-local function watch_due(room, ttl)
-  local w = redis.call('HGET', room, 'w')
+local function watch_due(room, ttl, w, wx)
   if not w then return nil end
   local now = tonumber(redis.call('TIME')[1])
-  if now - tonumber(redis.call('HGET', room, 'wx') or '0') < ttl / 4 then return nil end
+  if now - tonumber(wx or '0') < ttl / 4 then return nil end
   redis.call('HSET', room, 'wx', tostring(now))
   return w
 end
 """
 
-# Lua, shared by the room scripts: a key's lifetime extended to ttl, or to the room hash's own if that is longer,
-# never shortened (a turn-based room in play was given a longer one, server/turn_store.py, and its log, made later,
-# must live as long).
-_EXTEND = """
-local function extend(key, ttl, room)
-  local want = math.max(tonumber(ttl), redis.call('TTL', room))
-  if redis.call('TTL', key) < want then redis.call('EXPIRE', key, want) end
+# Lua, shared by the room scripts: how long (ms) a room's keys are to live: ttl, or the room hash's own life if
+# that is longer (a turn-based room in play was given a longer one, server/turn_store.py, on all its keys at
+# once). Every extension sets a room's keys to this, so none outlives the room hash and setting them to it never
+# shortens a life: one PTTL per script, not one per key.
+_LIFE = """
+local function life(room, ttl)
+  local left = redis.call('PTTL', room)
+  local want = tonumber(ttl) * 1000
+  if left >= want then return left end
+  if left ~= -2 then redis.call('PEXPIRE', room, want) end
+  return want
 end
 """
 
@@ -55,9 +59,10 @@ return 1
 # the watch key's name (written, and the watch key is due for a longer life).
 COMMIT = (
     _WATCH_DUE
-    + _EXTEND
+    + _LIFE
     + """
-local v = redis.call('HGET', KEYS[1], 'v')
+local f = redis.call('HMGET', KEYS[1], 'v', 'w', 'wx')
+local v = f[1]
 if v ~= ARGV[1] then return 0 end
 if ARGV[9] == 's' and redis.call('HEXISTS', KEYS[1], 'fix') == 0 then return 2 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'rec', ARGV[2])
@@ -66,15 +71,15 @@ if ARGV[9] == 'S' then
 elseif ARGV[9] == 'f' and redis.call('HEXISTS', KEYS[1], 'fix') == 1 then
   redis.call('HDEL', KEYS[1], 'fix')
 end
+local ms = life(KEYS[1], ARGV[6])
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
+redis.call('PEXPIRE', KEYS[2], ms)
 if ARGV[7] ~= '' then
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[8]), -1)
-  extend(KEYS[3], ARGV[6], KEYS[1])
+  redis.call('PEXPIRE', KEYS[3], ms)
 end
-extend(KEYS[1], ARGV[6], KEYS[1])
-extend(KEYS[2], ARGV[6], KEYS[1])
-local w = watch_due(KEYS[1], tonumber(ARGV[6]))
+local w = watch_due(KEYS[1], tonumber(ARGV[6]), f[2], f[3])
 redis.call(ARGV[11], ARGV[5], ARGV[4])
 return w or 1
 """
@@ -118,7 +123,7 @@ return out
 # {room version, flat totals, watch key due for a longer life or ''}.
 PRESENCE = (
     _WATCH_DUE
-    + _EXTEND
+    + _LIFE
     + """
 local suffix = '|' .. ARGV[1]
 local changed = false
@@ -164,13 +169,14 @@ for f, n in pairs(fields) do
   end
 end
 if not mine then redis.call('HDEL', KEYS[1], '@' .. ARGV[1]) end
-extend(KEYS[1], ARGV[2], KEYS[2])
-local v = redis.call('HGET', KEYS[2], 'v')
+local f = redis.call('HMGET', KEYS[2], 'v', 'w', 'wx')
+local v = f[1]
 local w = nil
+local ms = life(KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ms)
 if v then
-  extend(KEYS[2], ARGV[2], KEYS[2])
-  if redis.call('EXISTS', KEYS[3]) == 1 then extend(KEYS[3], ARGV[2], KEYS[2]) end
-  w = watch_due(KEYS[2], tonumber(ARGV[2]))
+  redis.call('PEXPIRE', KEYS[3], ms)
+  w = watch_due(KEYS[2], tonumber(ARGV[2]), f[2], f[3])
 end
 for k, n in pairs(counts) do
   if n > 0 then
