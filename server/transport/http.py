@@ -25,6 +25,9 @@ BORROWED: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+LINGER_SECONDS = 1.0  # how long a refused connection's further bytes are read and dropped before it is closed
+
+
 def _response(status: int, code: str, message: str) -> bytes:
     body = json.dumps({"ok": False, "code": code, "message": message}).encode()
     phrase = HTTPStatus(status).phrase
@@ -50,6 +53,7 @@ def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[
         _in_head = True  # waiting for a request's head
         _read = 0  # bytes read while waiting for it (a header is only handed over whole: this bounds one)
         _head = 0  # bytes of its line and headers
+        _lingering = -1  # bytes read and dropped since a refusal, or -1: not refused
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -60,10 +64,13 @@ def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            if self._lingering >= 0:
+                self._linger(len(data))
+                return
             if self._in_head:
                 self._read += len(data)
             super().data_received(data)
-            if self._in_head and self._read > max_read and not self.transport.is_closing():
+            if self._in_head and self._read > max_read and self._lingering < 0 and not self.transport.is_closing():
                 self._refuse("head", too_large)
 
         def send_400_response(self, msg: str) -> None:
@@ -128,7 +135,21 @@ def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[
             if refused is not None:
                 refused(limit)
             self.transport.write(response)
-            self.transport.close()
+            if not self.transport.can_write_eof():
+                self.transport.close()
+                return
+            # Closing with the client's bytes still arriving makes the kernel reset the connection, and the reset
+            # can destroy the answer before the client reads it; so say we are done, and drop what still comes
+            # for a moment (nginx's lingering close), bounded in bytes and time.
+            self.transport.write_eof()
+            self._lingering = 0
+            self._timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+        def _linger(self, n: int) -> None:
+            self._lingering += n
+            if self._lingering > max_read:
+                self._disarm()
+                self.transport.close()
 
     return GuardedHttp
 

@@ -85,6 +85,24 @@ async def test_a_request_head_past_its_limit_is_refused(node: Node) -> None:
     assert metric(node, 'rajas_limit_refusals_total{limit="head"}') == 1
 
 
+async def test_the_refusal_of_a_head_arrives_though_the_head_goes_on_arriving(node: Node) -> None:
+    if TRANSPORT == "standard":  # (uvicorn's h11 protocol answers 400 and closes at once: docs/security.md)
+        return
+    head = b"GET /health HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-Pad-%d: %s\r\n" % (i, b"y" * 1000) for i in range(40))
+    reader, writer = await asyncio.open_connection("127.0.0.1", node.port)
+    try:
+        for i in range(0, len(head), 500):  # the head in small writes: the node refuses while more is on its way
+            writer.write(head[i : i + 500])
+            await writer.drain()
+            await asyncio.sleep(0)
+        writer.write(b"\r\n")
+        await asyncio.sleep(0.2)
+        answer = await asyncio.wait_for(reader.read(), 5)
+    finally:
+        writer.close()
+    assert answer.startswith(b"HTTP/1.1 431") and b'"too_large"' in answer
+
+
 async def test_links_follow_the_forwarded_headers_of_a_trusted_proxy_only() -> None:
     proxied = {"X-Forwarded-Proto": "https", "Host": "rajas.example.org", "X-Forwarded-For": "203.0.113.7"}
     with rajas_node() as node:  # RAJAS_FORWARDED_ALLOW_IPS defaults to 127.0.0.1: this test is the proxy

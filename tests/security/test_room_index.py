@@ -82,33 +82,35 @@ async def test_the_room_list_of_thousands_of_public_rooms_is_quick_and_bounded()
 
 
 async def test_a_decision_in_a_big_custom_sheet_room_writes_little_to_the_append_only_file() -> None:
-    with own_redis() as redis, rajas_node(redis_url=redis.url, name="one") as one:
-        sheet = largest()  # every list and string of a sheet file at its longest
-        async with httpx.AsyncClient(base_url=one.url, timeout=10) as http:
-            created = await http.post("/api/rooms", json={"seats": 2, "sheet": sheet})
-            assert created.status_code == 201, created.text
-        room = created.json()
-        sheet_bytes = len(json.dumps(sheet))
-        a, b = await Client(one.url).connect(), await Client(one.url).connect()
-        try:
-            await a.join(room["code"], name="a", host_token=room["host_token"])
-            await b.join(room["code"], name="b")
-            await a.start()
-            for c in (a, b):
-                await c.wait_for(lambda c: c.game is not None)
-            decisions = 40
-            before = redis.aof_bytes()
-            for _ in range(decisions):
-                mover = a if a.pending and a.pending["player"] == a.seat else b
-                assert mover.pending is not None
-                data = await mover.decide(mover.pending["options"][0], v=mover.v)
+    with own_redis() as redis:
+        with rajas_node(redis_url=redis.url, name="one") as one:
+            sheet = largest()  # every list and string of a sheet file at its longest
+            async with httpx.AsyncClient(base_url=one.url, timeout=10) as http:
+                created = await http.post("/api/rooms", json={"seats": 2, "sheet": sheet})
+                assert created.status_code == 201, created.text
+            room = created.json()
+            sheet_bytes = len(json.dumps(sheet))
+            a, b = await Client(one.url).connect(), await Client(one.url).connect()
+            try:
+                await a.join(room["code"], name="a", host_token=room["host_token"])
+                await b.join(room["code"], name="b")
+                await a.start()
                 for c in (a, b):
-                    await c.wait_for(lambda c, v=data["v"]: c.v >= v)
-            per_decision = (redis.aof_bytes() - before) / decisions
-        finally:
-            await asyncio.gather(a.close(), b.close())
+                    await c.wait_for(lambda c: c.game is not None)
+                decisions = 40
+                before = redis.aof_bytes()
+                for _ in range(decisions):
+                    mover = a if a.pending and a.pending["player"] == a.seat else b
+                    assert mover.pending is not None
+                    data = await mover.decide(mover.pending["options"][0], v=mover.v)
+                    for c in (a, b):
+                        await c.wait_for(lambda c, v=data["v"]: c.v >= v)
+                per_decision = (redis.aof_bytes() - before) / decisions
+            finally:
+                await asyncio.gather(a.close(), b.close())
 
-        # The same commits written whole, as every commit was before: the record with the sheet each time.
+        # The same commits written whole, as every commit was before: the record with the sheet each time. The node
+        # has stopped, so nothing else commits to the room meanwhile (its seats going away, say).
         store = RedisStore(redis.url)
         await store.start()
         try:
