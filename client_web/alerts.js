@@ -71,9 +71,11 @@ export function turnAlert(lang, code) {
   return true;
 }
 
-// The page draws its own title: while an alert shows, the alert's title stays until the tab is seen.
-export function keepAlertTitle(lang) {
-  if (active) document.title = `● ${t("alert_your_turn", lang)} · Rajas`;
+// The page's title (drawn on every update), written only when it changed: writing it replaces the title's
+// text node and tells the browser again. While an alert shows, the alert's title stays until the tab is seen.
+export function setPageTitle(lang, title) {
+  const want = active ? `● ${t("alert_your_turn", lang)} · Rajas` : title;
+  if (document.title !== want) document.title = want;
 }
 
 export function alertShowing() {

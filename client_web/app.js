@@ -12,7 +12,7 @@ import { GameView } from "./game.js";
 import { describe } from "./log.js";
 import { DiceCheck } from "./fairplay.js";
 import { helpButton } from "./help.js";
-import { turnAlert, keepAlertTitle, alertSettings } from "./alerts.js";
+import { turnAlert, setPageTitle, alertSettings } from "./alerts.js";
 import { resumeCard, publicRoomsCard } from "./home_lists.js";
 import { confirmDialog } from "./confirm.js";
 import { ChatPanel } from "./chat.js";
@@ -444,8 +444,7 @@ function render(events) {
   }
   diceCheck.sync(S, mySeat());
   chat.sync();
-  document.title = S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang);
-  keepAlertTitle(S.lang);
+  setPageTitle(S.lang, S.room && S.screen !== "home" ? `${t("app_title", S.lang).split(" · ")[0]} · ${S.code || S.room.code}` : t("app_title", S.lang));
   expose();
 }
 

@@ -53,23 +53,39 @@ export function renderPlayers(view) {
 
 export function renderLog(view) {
   const S = view.S;
-  const lines = S.log.slice(-150);
+  const lines = S.log.slice(-LOG_KEEP);
   const at = view.logList && view.logLang === S.lang ? lines.lastIndexOf(view.logLast) : -1;
   if (at < 0 || !view.logList) {
-    view.logList = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": view.L("log") });
-    view.logBox.replaceChildren(html("h2", null, view.L("log")), view.logList);
+    const list = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": view.L("log") });
+    // the list follows the newest line while the reader is at its end (a scroll event, layout already done)
+    list.addEventListener("scroll", () => { view.logAtEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8; }, { passive: true });
+    view.logList = list;
+    view.logAtEnd = true;
+    view.logBox.replaceChildren(html("h2", null, view.L("log")), list);
     view.logLang = S.lang;
   }
   const fresh = at < 0 ? lines : lines.slice(at + 1);
   if (!fresh.length) return;
+  const list = view.logList;
   const times = timeFormat(S.lang);
-  // newest first in the list, shown at the bottom by column-reverse: the list stays scrolled to the end
-  // without reading its height (a forced layout) after each update
-  view.logList.prepend(...fresh.slice().reverse().map((line) => {
+  // oldest first, the new lines appended: the lines already shown keep their place (a line that moves is
+  // repainted and rastered again, and a list whose lines all moved on every update cost ~2 ms per update)
+  list.append(...fresh.map((line) => {
     const when = line.time ? new Date(line.time * 1000) : null;
     const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null;
     return html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text);
   }));
-  while (view.logList.childElementCount > 150) view.logList.lastChild.remove();
+  // the oldest lines go in batches (removing them moves every line left)
+  if (list.childElementCount > LOG_KEEP + LOG_SLACK) while (list.childElementCount > LOG_KEEP) list.firstChild.remove();
   view.logLast = lines[lines.length - 1];
+  // scrolled to the new end in the next frame, before its layout (so no layout of its own)
+  if (view.logAtEnd && !view.logScroll) {
+    view.logScroll = requestAnimationFrame(() => {
+      view.logScroll = 0;
+      if (view.logAtEnd) list.scrollTop = list.scrollHeight;
+    });
+  }
 }
+
+const LOG_KEEP = 150; // lines on the page (the state keeps 400)
+const LOG_SLACK = 50;
