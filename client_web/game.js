@@ -20,6 +20,15 @@ import { paintTurn, emailDetails } from "./turns.js";
 import { steadyHeight } from "./steady.js";
 import { renderPrompt } from "./prompt.js";
 
+// A kept sheet brought up to date, unless its player is the very object it shows already (an update leaves the
+// players it did not change as they were, app.js) with the same name, colour and mark: nothing is compared then.
+function freshen(kept, sheet, player, opts) {
+  const key = `${opts.name}|${opts.colour}|${opts.active}`;
+  if (kept.player === player && kept.key === key) return;
+  updateSheet(kept.m.svg, sheet, player, opts);
+  Object.assign(kept, { player, key });
+}
+
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
 
 export class GameView {
@@ -126,7 +135,7 @@ export class GameView {
     this.binding = null;
     const bigOpts = { lang: this.lang, name: names[big] + (big === me ? ` ${this.L("you_paren")}` : ""), colour: SEAT_COLOURS[big], active: pending.player === big };
     let entry = this.bigs.get(big);
-    if (entry) updateSheet(entry.m.svg, S.sheet, state.players[big], bigOpts);
+    if (entry) freshen(entry, S.sheet, state.players[big], bigOpts);
     else {
       const m = mountSheet(html("div"), S.sheet, state.players[big], bigOpts);
       m.wrap.dataset.seat = String(big);
@@ -162,7 +171,7 @@ export class GameView {
       const current = pending.player === seat;
       const opts = { lang: this.lang, name: names[seat], colour: SEAT_COLOURS[seat], compact: true, active: current };
       let o = this.others.get(seat);
-      if (o) updateSheet(o.m.svg, S.sheet, p, opts);
+      if (o) freshen(o, S.sheet, p, opts);
       else {
         const cell = html("button", { type: "button", class: "other", "data-seat": seat, title: this.L("enlarge"), "aria-label": `${names[seat]}: ${this.L("enlarge")}` });
         const m = mountSheet(cell, S.sheet, p, opts);

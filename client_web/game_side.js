@@ -2,7 +2,7 @@
 // log, drawn again only when what they show changed (the log appends its new lines).
 
 import { glyph } from "./glyphs.js";
-import { html, morph } from "./svg.js";
+import { html } from "./svg.js";
 import { overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
 
@@ -17,38 +17,66 @@ export function renderPlayers(view) {
   if (!view.playersBox || !S.game) return;
   const { state, pending } = S.game;
   const me = view.mySeat();
-  const key = JSON.stringify([S.room.seats, S.room.host, S.room.spectators, pending.player, state.start_player, state.players.map((p) => [p.fame, p.money, p.karma_gained, p.karma_used, p.overlap])]);
+  const key = JSON.stringify([view.lang, S.room.seats, S.room.host, S.room.spectators, pending.player, state.start_player, state.players.map((p) => [p.fame, p.money, p.karma_gained, p.karma_used, p.overlap])]);
   if (key === view.playersKey) return;
   view.playersKey = key;
-  const list = html("ul", { class: "player-list", "data-list": "players" });
-  // a row already on the page under the same key is listed by its key alone: morph keeps it as it is
-  const shown = view.playersBox._rows || new Set();
-  const rows = new Set();
+  const box = view.playersBox;
+  if (!box._list || box._lang !== view.lang) {
+    box._lang = view.lang;
+    box._rows = [];
+    box._list = html("ul", { class: "player-list", "data-list": "players" });
+    box._count = html("p", { class: "muted small", "data-count": "spectators" });
+    box.replaceChildren(html("h2", null, view.L("players")), box._list, box._count);
+  }
+  // each row is kept and only its changed texts and classes are written: a turn passing restyles two rows'
+  // borders, a score one number (a row drawn anew is styled, laid out and its text shaped again)
+  let n = 0;
   S.room.seats.forEach((s, i) => {
     const p = state.players[i];
     if (!p) return;
-    const rowKey = JSON.stringify([view.lang, s.name, s.connected, s.bot, i === me, pending.player === i, state.start_player === i, S.room.host === s.id, p.fame, p.money, p.karma_gained - p.karma_used, p.overlap]);
-    rows.add(rowKey);
-    if (shown.has(rowKey)) { list.append(html("li", { "data-key": rowKey })); return; }
-    list.append(html("li", { class: `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0", "data-key": rowKey },
-      html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
-      html("span", { class: "player-name" }, s.name, i === me ? html("span", { class: "muted" }, ` ${view.L("you_paren")}`) : null,
-        state.start_player === i ? html("span", { class: "holder", title: view.L("elephant") }, glyph("elephant", 18)) : null,
-        S.room.host === s.id ? html("span", { class: "holder", title: view.L("host") }, glyph("crown", 15)) : null),
-      html("span", { class: "player-stats" },
-        html("span", { class: "stat fame", title: view.L("fame") }, `★ ${p.fame}`),
-        html("span", { class: "stat money", title: view.L("money") }, `₹ ${p.money}`),
-        html("span", { class: "stat karma", title: view.L("karma") }, `☸ ${p.karma_gained - p.karma_used}`),
-        html("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: view.L("overlap") }, overlapWords(p.overlap, view.lang))),
-      html("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"))));
+    const r = box._rows[n] || (box._rows[n] = playerRow(view, box._list));
+    n += 1;
+    put(r.li, "className", `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`);
+    put(r.li.dataset, "seat", String(i));
+    put(r.li.dataset, "connected", s.connected ? "1" : "0");
+    const head = JSON.stringify([i, s.name, i === me, state.start_player === i, S.room.host === s.id]);
+    if (r.head !== head) {
+      r.head = head;
+      r.colour.style.background = SEAT_COLOURS[i];
+      r.name.replaceChildren(...[s.name, i === me && html("span", { class: "muted" }, ` ${view.L("you_paren")}`),
+        state.start_player === i && html("span", { class: "holder", title: view.L("elephant") }, glyph("elephant", 18)),
+        S.room.host === s.id && html("span", { class: "holder", title: view.L("host") }, glyph("crown", 15))].filter(Boolean));
+    }
+    put(r.fame, "textContent", `★ ${p.fame}`);
+    put(r.money, "textContent", `₹ ${p.money}`);
+    put(r.karma, "textContent", `☸ ${p.karma_gained - p.karma_used}`);
+    put(r.overlap, "textContent", overlapWords(p.overlap, view.lang));
+    put(r.overlap, "className", `stat overlap${p.overlap >= 0 ? " crossed" : ""}`);
+    put(r.presence, "className", `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}`);
+    put(r.said, "textContent", s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"));
   });
-  // drawn afresh and morphed into the list on the page (it holds no listeners): a player's row whose key is
-  // unchanged is kept as it is, so only the rows that changed restyle
-  const fresh = view.playersBox.cloneNode(false);
-  fresh.append(html("h2", null, view.L("players")), list,
-    html("p", { class: "muted small", "data-count": "spectators", "data-n": S.room.spectators }, glyph("eye", 15), ` ${view.L("watching_n", { n: S.room.spectators })}`));
-  morph(view.playersBox, fresh);
-  view.playersBox._rows = rows;
+  for (const r of box._rows.splice(n)) r.li.remove();
+  if (box._count.dataset.n !== String(S.room.spectators)) {
+    box._count.dataset.n = String(S.room.spectators);
+    box._count.replaceChildren(glyph("eye", 15), ` ${view.L("watching_n", { n: S.room.spectators })}`);
+  }
+}
+
+// A player's row, empty: renderPlayers fills it in and keeps it.
+function playerRow(view, list) {
+  const stat = (cls, k) => html("span", { class: `stat ${cls}`, title: view.L(k) });
+  const r = { head: null, colour: html("span", { class: "seat-colour" }), name: html("span", { class: "player-name" }),
+    fame: stat("fame", "fame"), money: stat("money", "money"), karma: stat("karma", "karma"), overlap: stat("overlap", "overlap"),
+    said: html("span"), presence: html("span", { class: "presence" }) };
+  r.presence.append(html("span", { class: "dot" }), r.said);
+  r.li = html("li", { class: "player" }, r.colour, r.name, html("span", { class: "player-stats" }, r.fame, r.money, r.karma, r.overlap), r.presence);
+  list.append(r.li);
+  return r;
+}
+
+// Writes a property only when it changes (an equal value written again still restyles or relayouts).
+function put(obj, prop, value) {
+  if (obj[prop] !== value) obj[prop] = value;
 }
 
 export function renderLog(view) {
