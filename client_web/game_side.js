@@ -85,8 +85,12 @@ export function renderLog(view) {
   const at = view.logList && view.logLang === S.lang ? lines.lastIndexOf(view.logLast) : -1;
   if (at < 0 || !view.logList) {
     const list = html("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": view.L("log") });
-    // the list follows the newest line while the reader is at its end (a scroll event, layout already done)
-    list.addEventListener("scroll", () => { view.logAtEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8; }, { passive: true });
+    // the list follows the newest line while the reader is at its end; the page's own scroll to the end counts
+    // as at the end even when lines came after it and before its scroll event
+    list.addEventListener("scroll", () => {
+      const top = list.scrollTop;
+      view.logAtEnd = top === view.logTop || top + list.clientHeight >= list.scrollHeight - 8;
+    }, { passive: true });
     view.logList = list;
     view.logAtEnd = true;
     view.logBox.replaceChildren(html("h2", null, view.L("log")), list);
@@ -103,16 +107,18 @@ export function renderLog(view) {
     const stamp = when ? html("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null;
     return html("li", { class: `log-line log-${line.kind}`, "data-v": line.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" }, stamp, line.text);
   }));
-  // the oldest lines go in batches (removing them moves every line left)
+  // the oldest lines go in batches (removing them moves every line up)
   if (list.childElementCount > LOG_KEEP + LOG_SLACK) while (list.childElementCount > LOG_KEEP) list.firstChild.remove();
   view.logLast = lines[lines.length - 1];
   // scrolled to the new end in the next frame, before its layout (so no layout of its own)
-  if (view.logAtEnd && !view.logScroll) {
-    view.logScroll = requestAnimationFrame(() => {
-      view.logScroll = 0;
-      if (view.logAtEnd) list.scrollTop = list.scrollHeight;
-    });
-  }
+  if (view.logAtEnd && !view.logScroll) view.logScroll = requestAnimationFrame(() => { view.logScroll = 0; logToEnd(view); });
+}
+
+function logToEnd(view) {
+  const list = view.logList;
+  if (!list || !view.logAtEnd) return;
+  list.scrollTop = list.scrollHeight;
+  view.logTop = list.scrollTop;
 }
 
 const LOG_KEEP = 150; // lines on the page (the state keeps 400)
