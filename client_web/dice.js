@@ -5,7 +5,9 @@
 //       sheet:  the sheet file as plain data (its `dice` list gives each die's colour and faces)
 //       state:  GameState.to_dict() (uses faces, where, reroll, players, start_player)
 //       opts:   {lang, options: pending.options, onDecide(wireDecision), names: [seat names], me: seat,
-//                known: keys (data-key) of the tray on the page when the new one is only morphed into it}
+//                current: the seat to move}
+//
+// A tray without options is brought up to date in place by keepTray (tray_keep.js), with the looks below.
 
 import { el, html, inlineSvg, title } from "./svg.js";
 import { t } from "./i18n.js";
@@ -43,11 +45,32 @@ function drawElephant(x, y, s) {
   return g;
 }
 
-function faceOf(sheet, state, d) {
+// What a die's slot shows (its class and its words), a depot's class and label, the elephant's label: shared
+// with keepTray, which writes them into the tray on the page.
+export function slotLook(sheet, state, d, lang, extra = "") {
+  const die = sheet.dice[d];
+  const face = faceOf(sheet, state, d);
+  const label = `${t(die.colour === "purple" ? "market" : die.colour === "green" ? "province" : die.colour === "blue" ? "river" : "palace", lang)}: ${Array.isArray(face) ? face.map((f) => t(f, lang)).join(" + ") : t(face, lang)}`;
+  return { cls: `die-slot${extra}${(state.reroll || []).includes(d) ? " rerolled" : ""}`, label };
+}
+
+export function depotClass(seat, opts) {
+  return `depot${opts.current === seat ? " current" : ""}${opts.me === seat ? " me" : ""}`;
+}
+
+export function depotLabel(seat, names, lang) {
+  return `${t("depot", lang)} · ${names[seat]}`;
+}
+
+export function elephantLabel(state, names, lang) {
+  return `${t("elephant", lang)} · ${names[state.start_player] ?? ""}`;
+}
+
+export function faceOf(sheet, state, d) {
   return sheet.dice[d].faces[state.faces[d]];
 }
 
-function dieSvg(sheet, state, d, lang, size = 52) {
+export function dieSvg(sheet, state, d, lang, size = 52) {
   const die = sheet.dice[d];
   return inlineSvg(size, dieFace(die.colour, faceOf(sheet, state, d), size / 2, size / 2, size / 2 - 3, lang));
 }
@@ -63,9 +86,6 @@ export function renderDice(container, sheet, state, opts = {}) {
   const rerollOpt = byKind("reroll")[0];
   const passOpt = byKind("pass")[0];
   const rerolled = new Set(state.reroll || []);
-  // keys of the parts of the tray on the page this one will be morphed into: those are drawn as stubs with
-  // the key alone (morph keeps the part on the page)
-  const known = opts.known || new Set();
   let karmaMode = false;
   let done = false;
   const root = html("div", { class: "dice-tray" });
@@ -79,19 +99,13 @@ export function renderDice(container, sheet, state, opts = {}) {
   };
 
   const dieButton = (d, where) => {
-    const die = sheet.dice[d];
-    const face = faceOf(sheet, state, d);
-    const label = `${t(die.colour === "purple" ? "market" : die.colour === "green" ? "province" : die.colour === "blue" ? "river" : "palace", lang)}: ${Array.isArray(face) ? face.map((f) => t(f, lang)).join(" + ") : t(face, lang)}`;
     let opt = null;
-    let cls = "die-slot";
-    if (keepOpt.has(d)) { opt = keepOpt.get(d); cls += " opt opt-keep"; }
-    else if (karmaMode && karmaOpt.has(d)) { opt = karmaOpt.get(d); cls += " opt opt-karma"; }
-    else if (!karmaMode && dieOpt.has(d)) { opt = dieOpt.get(d); cls += " opt opt-die"; }
-    if (rerolled.has(d)) cls += " rerolled";
-    // the key names everything the slot shows, so that a tray morphed into the next one keeps the die as it is
-    const key = opt ? null : `${d}|${where}|${cls}|${label}`;
-    if (known.has(key)) return html("span", { "data-key": key });
-    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label, "data-key": key };
+    let extra = "";
+    if (keepOpt.has(d)) { opt = keepOpt.get(d); extra = " opt opt-keep"; }
+    else if (karmaMode && karmaOpt.has(d)) { opt = karmaOpt.get(d); extra = " opt opt-karma"; }
+    else if (!karmaMode && dieOpt.has(d)) { opt = dieOpt.get(d); extra = " opt opt-die"; }
+    const { cls, label } = slotLook(sheet, state, d, lang, extra);
+    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label };
     if (opt) {
       return html("button", { ...attrs, type: "button", "data-kind": opt[0], "data-option": opt[0], onclick: () => finish(opt) }, dieSvg(sheet, state, d, lang),
         opt[0] === "keep" ? html("span", { class: "die-caption" }, t("keep", lang)) : null);
@@ -108,25 +122,18 @@ export function renderDice(container, sheet, state, opts = {}) {
     middle.append(row);
 
     const eleDie = state.where.findIndex((w, d) => w === ELEPHANT && !rerolled.has(d));
-    const holder = names[state.start_player] ?? "";
-    const elephantKey = options.length ? null : `${holder}|${eleDie}|${eleDie >= 0 ? state.faces[eleDie] : ""}|${eleDie >= 0 && rerolled.has(eleDie)}`;
-    const elephant = known.has(elephantKey) ? html("div", { "data-key": elephantKey }) : html("div", { class: "tray-elephant", "data-key": elephantKey },
-      html("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),
+    const elephant = html("div", { class: "tray-elephant" },
+      html("div", { class: "tray-label" }, elephantLabel(state, names, lang)),
       html("div", { class: "elephant-box" },
         inlineSvg(64, elephantIcon(38, 36, 24), 84),
         eleDie >= 0 ? dieButton(eleDie, "elephant") : null));
 
     const depots = html("div", { class: "tray-depots" });
     state.players.forEach((p, seat) => {
-      const current = opts.current === seat;
-      const here = state.where.map((w, d) => (w === seat ? `${d}:${state.faces[d]}${rerolled.has(d) ? "r" : ""}` : "")).join("");
-      // a depot's key is everything it shows, so that a morphed tray keeps the depots that did not change
-      const depotKey = options.length ? null : `${seat}|${names[seat]}|${current}|${opts.me === seat}|${here}`;
-      if (known.has(depotKey)) { depots.append(html("div", { "data-key": depotKey })); return; }
       const dice = [];
       state.where.forEach((w, d) => { if (w === seat) dice.push(dieButton(d, `depot-${seat}`)); });
-      depots.append(html("div", { class: `depot${current ? " current" : ""}${opts.me === seat ? " me" : ""}`, "data-seat": seat, "data-key": depotKey },
-        html("div", { class: "tray-label" }, `${t("depot", lang)} · ${names[seat]}`),
+      depots.append(html("div", { class: depotClass(seat, opts), "data-seat": seat },
+        html("div", { class: "tray-label" }, depotLabel(seat, names, lang)),
         html("div", { class: "depot-dice" }, dice.length ? dice : html("span", { class: "depot-empty" }, "–"))));
     });
 

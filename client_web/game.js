@@ -7,6 +7,7 @@ import { html, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice } from "./dice.js";
+import { keepTray } from "./tray_keep.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
 import { explainOnTap, zoomable, settleFocus } from "./play_aids.js";
 import { helpButton } from "./help.js";
@@ -111,21 +112,17 @@ export class GameView {
     // the tray is drawn again when its dice, their places or the options changed
     const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
-      // a tray without options holds no listeners: the one on the page is morphed into the new one (the dice
-      // and depots that did not change are kept, and drawn as stubs), unless the dice were rolled (their roll
-      // plays on fresh nodes)
+      // a tray without options (no listeners) is brought up to date in place (tray_keep.js), or while a reroll
+      // shows drawn and morphed into the one on the page, unless the dice were rolled (their roll plays on fresh
+      // nodes); a tray with options is drawn anew
       const rolled = (events || []).some((e) => e.type === "dice_rolled");
-      const morphing = !!(trayKey && this.trayKey && this.tray && !rolled);
-      const tray = renderDice(html("div"), S.sheet, state, {
-        lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player, known: morphing ? this.tray.keys : undefined,
-      });
-      if (morphing) morph(this.tray.root, tray.root);
-      else {
-        this.tray?.destroy();
-        this.trayBox.append(tray.root);
-        this.tray = tray;
+      const inPlace = trayKey && this.trayKey && this.tray && !rolled;
+      const trayOpts = { lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player };
+      if (!(inPlace && keepTray(this.tray.root, S.sheet, state, trayOpts))) {
+        const tray = renderDice(html("div"), S.sheet, state, trayOpts);
+        if (inPlace) morph(this.tray.root, tray.root);
+        else { this.tray?.destroy(); this.tray = tray; this.trayBox.append(tray.root); }
       }
-      this.tray.keys = new Set([...this.tray.root.querySelectorAll("[data-key]")].map((n) => n.getAttribute("data-key")));
     }
     this.trayKey = trayKey;
 
