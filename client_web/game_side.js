@@ -110,8 +110,9 @@ export function renderLog(view) {
   // the oldest lines go in batches (removing them moves every line up)
   if (list.childElementCount > LOG_KEEP + LOG_SLACK) while (list.childElementCount > LOG_KEEP) list.firstChild.remove();
   view.logLast = lines[lines.length - 1];
-  // scrolled to the new end in the next frame, before its layout (so no layout of its own)
-  if (view.logAtEnd && !view.logScroll) view.logScroll = requestAnimationFrame(() => { view.logScroll = 0; logToEnd(view); });
+  // scrolled to the new end now, at the end of the update's drawing: its layout is the one the next frame needs
+  // anyway, and the scroll's events fire in that frame (scrolled in the frame, they asked for one more)
+  logToEnd(view);
 }
 
 function logToEnd(view) {
