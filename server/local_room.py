@@ -13,7 +13,7 @@ from typing import Any
 from rajas.engine.bots import Bot
 
 from .connection import Conn, Frame
-from .encoding import StateEncoder
+from .encoding import Packed, StateEncoder
 from .frozen import EMPTY
 from .room import Room, Turn
 
@@ -64,11 +64,11 @@ class LocalRoom:
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.bots: dict[tuple[str, int], Bot] = {}  # (game seed, seat) -> its bot
         self.driving = False
-        self.listener: Callable[[bytes], None] | None = None
+        self.listener: Callable[[Packed], None] | None = None
         self.last = time.monotonic()  # when this node last saw the room change (commit or channel)
         self.encoder = StateEncoder()
         # The update being committed: packed, its head, and what makes its JSON text.
-        self.mine: tuple[bytes, dict[str, Any], Callable[[], str]] | None = None
+        self.mine: tuple[Packed, dict[str, Any], Callable[[], str]] | None = None
         self.delivered = 0  # the newest update version this node's clients of the room were sent
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
         self.clock_for: tuple[Turn | None, float] | None = None  # (turn, deadline) of the last clock armed
