@@ -82,6 +82,10 @@ class LocalRoom:
         self.chat_allowance = -1.0  # spectators' chat lines this node may still pass on now (-1: a full burst)
         self.chat_last = 0.0  # (monotonic time the allowance was last worked out)
 
+    def text_only(self) -> bool:
+        """Whether every client of the room here reads JSON text (none reads msgpack)."""
+        return all(not conn.binary for conn in self.conns)
+
     def current(self) -> Room | None:
         """The cached room, if it is at the newest version this node has heard of."""
         room = self.room

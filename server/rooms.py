@@ -191,8 +191,9 @@ class Rooms:
             new.shown = new.v
         enc = lr.encoder
         # (The update names only the players who changed. An in-process store publishes it to this node's
-        # clients alone: it is packed only if one of them reads msgpack, as its JSON text only if one reads JSON.)
-        record, game = enc.commit(new, room.state, lazy=self.store.eager)
+        # clients alone: when all of them read JSON it is packed only if asked for later (a snapshot's recent
+        # history, the record), and its JSON text is made only if one of them reads JSON.)
+        record, game = enc.commit(new, room.state, lazy=self.store.eager and lr.text_only())
         now, room_view = time.time(), enc.room_view(new, lr.counts)
         packed, recent = update(new.v, now, change.events, room_view, game, self.metrics.update_bytes)
         head = {"type": "update", "v": new.v, "events": change.events}
