@@ -300,10 +300,12 @@ def stored(room: Room) -> dict[str, Any]:
 def update(
     v: int, now: float, events: list[Any], room_view: bytes, game: Packed, count: Counter | None = None
 ) -> tuple[Packed, Packed]:
-    """The update a commit publishes to every client, and its entry in the room's recent history; both packed
-    when first asked for if the game view is (then `count` counts the update's bytes when it is packed)."""
+    """The update a commit publishes to every client, and its entry in the room's recent history; the update
+    packed when first asked for if the game view is (then `count` counts its bytes when it is packed). (The
+    entry is packed at once: kept for the room's last RECENT updates, it must not keep their events, objects
+    every GC pass would walk.)"""
     if isinstance(game, Lazy):
-        return Lazy(partial(_update, v, now, events, room_view, game, count)), Lazy(partial(_recent, v, now, events))
+        return Lazy(partial(_update, v, now, events, room_view, game, count)), _recent(v, now, events)
     events_packed = pack(events)
     packed = pack_map(
         {"type": "update", "v": v, "time": now}, [("events", events_packed), ("room", room_view), ("game", game)]

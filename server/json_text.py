@@ -100,21 +100,24 @@ def _write(obj: Any, out: list[str]) -> None:
 
 class Fields:
     """Writes dicts of the same keys one after another (one slot's), keeping the text of each value: a value
-    equal to the last one there, and of the same type, is not written again."""
+    equal to the last one there, and of the same type, is not written again. (A list value is kept as a
+    tuple: a tuple of numbers is one the GC soon stops walking, and these live as long as the room.)"""
 
     __slots__ = ("_kept",)
 
     def __init__(self) -> None:
-        self._kept: dict[str, tuple[Any, str]] = {}  # key -> (last value, its `"key":text`)
+        self._kept: dict[str, tuple[type, Any, str]] = {}  # key -> (last value's type, the value, `"key":text`)
 
     def text(self, d: dict[str, Any], close: bool = True) -> str:
         """`dumps(d)` of a dict with str keys; without `close`, the text lacks its closing brace."""
         kept = self._kept
         parts: list[str] = []
         for k, v in d.items():
+            t = type(v)
+            same = tuple(v) if t is list else v
             got = kept.get(k)
             # (The type too: 1 == 1.0 == True, and each is written differently.)
-            if got is None or type(got[0]) is not type(v) or got[0] != v:
-                got = kept[k] = (v, string(k) + ":" + dumps(v))
-            parts.append(got[1])
+            if got is None or got[0] is not t or got[1] != same:
+                got = kept[k] = (t, same, string(k) + ":" + dumps(v))
+            parts.append(got[2])
         return "{" + ",".join(parts) + ("}" if close else "")
