@@ -27,10 +27,10 @@ from setuptools import setup
 COMPILED = {
     "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
                "tracks", "turns", "undo"),
-    "server": ("changes", "connection", "encoding", "hub", "inbox", "local_room", "memory_store", "metrics",
-               "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe", "redis_store", "room",
-               "room_tasks", "rooms", "seat_moves", "session", "snapshots", "store", "transport/base",
-               "transport/fast", "turn_undo", "undo", "watchdog"),
+    "server": ("changes", "connection", "encoding", "hub", "inbox", "json_text", "local_room", "memory_store",
+               "metrics", "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe",
+               "redis_store", "room", "room_tasks", "rooms", "seat_moves", "session", "snapshots", "store",
+               "transport/base", "transport/fast", "turn_undo", "undo", "update_text", "views", "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

@@ -52,6 +52,8 @@ class Room:
         self.over_at: float | None = None  # when the update that ended the game came
         self.sent = 0
         self.refused = 0
+        self.update_bytes = 0  # of the updates the room's eyes received
+        self.updates_seen = 0
 
     def wake(self) -> None:
         w = self.waiter
@@ -79,6 +81,8 @@ def lean_reader(room: Room, eyes: bool, text: bool = False) -> Any:
                 record(now - t)
                 stamp(t)
             if eyes:
+                room.update_bytes += len(frame)
+                room.updates_seen += 1
                 status, pending = eyes_view_json(frame) if text else eyes_view(frame)
                 if status is None or pending is None:  # JSON, or not the usual shape: decode it all
                     msg = decode(frame)
@@ -187,13 +191,14 @@ async def drive_room(
 # ---- bare baseline ------------------------------------------------------------------------------------------
 
 
-def bare_reader(room: Room, eyes: bool) -> Any:
+def bare_reader(room: Room, eyes: bool, text: bool = False) -> Any:
+    """`text`: the version is the frame's first 8 characters, in hex; else its first 4 bytes."""
     intended = room.intended
     record, stamp = room.latencies.append, room.stamps.append
     unpack_v = struct.Struct("<I").unpack_from
 
     def on_frame(frame: bytes, now: float) -> None:
-        (v,) = unpack_v(frame)
+        v = int(frame[:8], 16) if text else unpack_v(frame)[0]
         t = intended.get(v)
         if t is not None:
             record(now - t)
@@ -205,7 +210,7 @@ def bare_reader(room: Room, eyes: bool) -> Any:
     return on_frame
 
 
-async def setup_bare(url: str, index: int, payload: int) -> tuple[Room, list[LeanSocket]]:
+async def setup_bare(url: str, index: int, payload: int, text: bool = False) -> tuple[Room, list[LeanSocket]]:
     room = Room()
     name = f"room-{index}-{random.getrandbits(32)}"
     socks = []
@@ -215,22 +220,24 @@ async def setup_bare(url: str, index: int, payload: int) -> tuple[Room, list[Lea
         socks.append(ws)
     await asyncio.sleep(0.05)
     for i, ws in enumerate(socks):
-        ws.lean(bare_reader(room, eyes=i == len(socks) - 1))
+        ws.lean(bare_reader(room, eyes=i == len(socks) - 1, text=text))
     return room, socks
 
 
 async def drive_bare(
-    room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int, payload: int
+    room: Room, socks: list[LeanSocket], start: float, end: float, rate: float, seed: int, payload: int,
+    text: bool = False,
 ) -> None:
     rng = random.Random(seed)
     phase = rng.random() / rate if rate > 0 else 0.0
     filler = bytes(max(0, payload - 4))
+    text_filler = "x" * max(0, payload - 8)
     k = 0
     while (stamp := await turn(room, start, phase, k, rate, end)) is not None:  # as ours: one in flight per room
         v = room.v + 1
         room.intended[v] = stamp
         room.sent = v
-        socks[rng.randrange(PLAYERS)].send_now(struct.pack("<I", v) + filler)
+        socks[rng.randrange(PLAYERS)].send_now(f"{v:08x}{text_filler}" if text else struct.pack("<I", v) + filler)
         k += 1
 
 
@@ -253,7 +260,7 @@ async def main(args: argparse.Namespace) -> None:
     async def one(i: int) -> tuple[Room, list[LeanSocket]]:
         async with sem:
             if args.target == "bare":
-                return await setup_bare(urls[i % len(urls)], args.index * 100_000 + i, args.payload)
+                return await setup_bare(urls[i % len(urls)], args.index * 100_000 + i, args.payload, args.bare_text)
             return await setup_room(urls, args.index + i, text=args.clients == "json")
 
     rooms = await asyncio.gather(*(one(i) for i in range(args.rooms)))
@@ -271,7 +278,9 @@ async def main(args: argparse.Namespace) -> None:
 
     asyncio.get_running_loop().call_later(max(0.0, end - time.perf_counter()), stop)
     if args.target == "bare":
-        runs = [drive_bare(r, s, start, end, args.rate, i, args.payload) for i, (r, s) in enumerate(rooms)]
+        runs = [
+            drive_bare(r, s, start, end, args.rate, i, args.payload, args.bare_text) for i, (r, s) in enumerate(rooms)
+        ]
     else:
         text = args.clients == "json"
         runs = [drive_room(r, s, start, end, args.rate, i, text) for i, (r, s) in enumerate(rooms)]
@@ -281,6 +290,8 @@ async def main(args: argparse.Namespace) -> None:
     out = {
         "decisions": sum(len(r.intended) for r, _ in rooms),
         "deliveries": len(lat),
+        "update_bytes": sum(r.update_bytes for r, _ in rooms),
+        "updates_seen": sum(r.updates_seen for r, _ in rooms),
         "refused": sum(r.refused for r, _ in rooms),
         "refusals": REFUSALS,
         "games_over": sum(r.over for r, _ in rooms),
@@ -307,6 +318,7 @@ def cli() -> None:
     p.add_argument("--index", type=int, default=0)
     p.add_argument("--drain", type=float, default=1.0)
     p.add_argument("--clients", choices=("msgpack", "json"), default="msgpack", help="the frames clients speak")
+    p.add_argument("--bare-text", action="store_true", help="the baseline's messages are text frames")
     args = p.parse_args()
     import uvloop
     from rajas.server.serve import raise_fd_limit

@@ -113,7 +113,8 @@ def run_target(target: str, s: BenchSettings, payload: int = 0) -> dict[str, Any
             gens.append(
                 spawn(
                     [sys.executable, "-m", "rajas.bench.load", "--url", url, "--target", target, "--rooms",
-                     str(n), "--rate", str(rate), "--payload", str(payload), "--index", str(i), "--clients", s.clients]
+                     str(n), "--rate", str(rate), "--payload", str(payload), "--index", str(i), "--clients", s.clients,
+                     *(["--bare-text"] if s.bare_text else [])]
                 )
             )  # fmt: skip
         procs += gens
@@ -158,6 +159,7 @@ def run_target(target: str, s: BenchSettings, payload: int = 0) -> dict[str, Any
         lat = sorted(x for r in results for x in r["lat_us"])
         timeline = _timeline(results, int(duration))
         decisions = sum(r["decisions"] for r in results)
+        seen = sum(r.get("updates_seen", 0) for r in results)
         sockets = rooms * 7
         per_s, playing = throughput(results, duration)
 
@@ -166,7 +168,7 @@ def run_target(target: str, s: BenchSettings, payload: int = 0) -> dict[str, Any
 
         out: dict[str, Any] = {
             "target": target if target == "bare" else f"rajas ({store} store)",
-            "clients": s.clients if target != "bare" else "binary frames",
+            "clients": s.clients if target != "bare" else f"{'text' if s.bare_text else 'binary'} frames, {payload} B",
             "rooms": rooms,
             "sockets": sockets,
             "rate_per_room": rate if rate > 0 else "max",
@@ -177,6 +179,8 @@ def run_target(target: str, s: BenchSettings, payload: int = 0) -> dict[str, Any
             "all_playing_seconds": round(playing, 2),
             "deliveries": len(lat),
             "deliveries_per_s": round(len(lat) / duration, 1),
+            # (the mean size of an update's payload, as one socket per room received them)
+            "update_bytes_mean": round(sum(r.get("update_bytes", 0) for r in results) / seen) if seen else None,
             "refused": sum(r["refused"] for r in results),
             "refusals": _merge([r.get("refusals", {}) for r in results]),
             "games_over": sum(r["games_over"] for r in results),
@@ -274,6 +278,8 @@ def bench(s: BenchSettings) -> dict[str, Any]:
             pair: dict[str, Any] = {"ours": run_target("ours", s)}
             if s.baseline:
                 payload = int(pair["ours"]["deliveries"] and 2000)
+                if s.bare_text and pair["ours"]["update_bytes_mean"]:
+                    payload = int(pair["ours"]["update_bytes_mean"])
                 pair["bare"] = run_target("bare", s, payload)
                 pair["ratio"] = _ratios(pair["ours"], pair["bare"])
             pairs.append(pair)

@@ -29,6 +29,9 @@ class BenchSettings:
     idle: int = 0  # also open this many idle sockets to measure memory per connection
     repeat: int = 1  # alternating pairs of runs (ours, bare); the median pair is reported
     clients: Clients = "msgpack"  # msgpack binary frames, or JSON text frames as the browser client sends
+    # The baseline's frames: 2,000-byte binary ones, or text of the mean size of the updates our clients got in
+    # the same pair (a bare server relaying the browser's text as it is).
+    bare_text: bool = False
 
     def check(self) -> None:
         """Refuses settings that cannot run, before anything starts."""
@@ -38,3 +41,5 @@ class BenchSettings:
             raise BenchSetupError("--pin needs one node and at least 2 CPUs (Linux)")
         if self.workers < 1 or self.rooms < 0 or self.seconds <= 0 or self.rate < 0 or self.repeat < 1:
             raise BenchSetupError("--workers, --repeat at least 1; --seconds above 0; --rooms, --rate not negative")
+        if self.bare_text and not self.baseline:
+            raise BenchSetupError("--bare-text is about the baseline: not with --no-baseline")

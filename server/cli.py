@@ -120,6 +120,7 @@ def _bench(args: argparse.Namespace) -> int:
         idle=args.idle,
         repeat=args.repeat,
         clients=args.clients,
+        bare_text=args.bare_text,
     )
     try:
         report = bench(settings)
@@ -186,6 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("msgpack", "json"),
         default="msgpack",
         help="the frames the clients speak: msgpack binary, or JSON text as the browser client does",
+    )
+    bench.add_argument(
+        "--bare-text",
+        action="store_true",
+        help="the baseline relays text frames of the mean size of the updates our clients got (else 2,000-byte binary)",
     )
     bench.add_argument("--json", action="store_true", help="one line")
     bench.set_defaults(func=_bench)

@@ -14,8 +14,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rajas.protocol import pack, to_json, unpack
+from rajas.protocol import pack, unpack
 
+from .json_text import dumps
+from .packed import Packed
 from .transport.base import Socket, start, ws_frame
 
 _ids = itertools.count(1)
@@ -24,15 +26,20 @@ _ids = itertools.count(1)
 class Frame:
     """One outgoing message, encoded at most once per format, whoever it goes to. Its JSON text is made when a
     text client first needs it: by `text` when given (the encoder builds an update's text from kept parts),
-    else from the packed bytes."""
+    else from the packed bytes; its packed bytes, when given as `Lazy`, when a binary client first needs them."""
 
-    __slots__ = ("_make", "_text", "_wire", "packed")
+    __slots__ = ("_make", "_packed", "_text", "_wire")
 
-    def __init__(self, packed: bytes, text: Callable[[], str] | None = None) -> None:
-        self.packed = packed
+    def __init__(self, packed: Packed, text: Callable[[], str] | None = None) -> None:
+        self._packed = packed
         self._make = text
         self._text: str | None = None
         self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
+
+    @property
+    def packed(self) -> bytes:
+        got = self._packed
+        return got if isinstance(got, bytes) else got.data
 
     def wire(self, binary: bool) -> bytes:
         got = self._wire[binary]
@@ -40,12 +47,16 @@ class Frame:
             got = self._wire[binary] = ws_frame(self.packed if binary else self.text.encode(), binary)
         return got
 
+    def size(self, binary: bool) -> int:
+        """About the memory the frame holds in a queue of a binary or a text client (what is sent to it)."""
+        return len(self.packed) if binary else len(self.text)
+
     @classmethod
     def of(cls, obj: Any, text: bool = False) -> Frame:
         """`obj` packed; with `text`, its JSON text made now too (from `obj`, rather than from the packed bytes)."""
         frame = cls(pack(obj))
         if text:
-            frame._text = to_json(obj)
+            frame._text = dumps(obj)
         return frame
 
     @property
@@ -53,7 +64,7 @@ class Frame:
         got = self._text
         if got is None:
             make, self._make = self._make, None
-            got = self._text = make() if make is not None else to_json(unpack(self.packed))
+            got = self._text = make() if make is not None else dumps(unpack(self.packed))
         return got
 
 
@@ -98,7 +109,7 @@ class Conn:
         # Kept as bytes, not Frames: thousands of long-lived small objects would each cost every GC pass.
         self.replies: OrderedDict[str | int, bytes] = OrderedDict()
         self._out: deque[Frame] = deque()
-        self._out_bytes = 0  # of the frames in _out (their msgpack encoding, about what each holds)
+        self._out_bytes = 0  # of the frames in _out (what each holds, in the format this client gets)
         self.frames_refused = 0  # control frames left unanswered for being over the rate
         self._blocked: Awaitable[None] | None = None  # a send waiting for the socket
         self._wake = asyncio.Event()
@@ -163,7 +174,7 @@ class Conn:
 
     def _queue(self, frame: Frame) -> None:
         """Behind a slow socket: queued, up to the queue's frames and bytes; past either the client is dropped."""
-        size = self._out_bytes + len(frame.packed)
+        size = self._out_bytes + frame.size(self.binary)
         if len(self._out) >= self.limits.queue or size > self.limits.queue_bytes:
             self._out.clear()
             self._out_bytes = 0
@@ -252,7 +263,7 @@ class Conn:
                 if self.closed and not self._out:
                     break  # (what was queued before a close still goes out: the refusal that caused it)
                 frame = self._out.popleft()
-                self._out_bytes -= len(frame.packed)
+                self._out_bytes -= frame.size(self.binary)
                 if self.binary:
                     await self._raw.send_bytes(frame.packed)
                 else:

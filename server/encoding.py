@@ -1,7 +1,7 @@
 """All the server's packing: room records, room and game views, updates and snapshots, as msgpack built from
 parts. A commit packs the game state once and splices the same bytes into the stored record and into the
-update every client gets, and re-packs only the players whose sheets changed. The engine has one form of
-its state and pending decisions; what clients see besides (the tracks' overlap) is added here.
+update every client gets, and re-packs only the players whose sheets changed. What clients see of the game
+is server/views.py; the JSON text of an update for JSON clients, server/update_text.py.
 
 msgpack maps and arrays are a header followed by their items back to back, so items packed earlier can be
 joined under a new header; `unpack` of the result is the same as `pack` of the whole would give.
@@ -12,23 +12,24 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 from rajas.engine import GameState, pending
 from rajas.engine.rng import state_to_wire
 from rajas.engine.state import PlayerState
-from rajas.engine.tracks import overlap_float
-from rajas.protocol import pack, to_json, unpack
+from rajas.protocol import pack, unpack
 
+from .metrics import Counter
 from .packed import Lazy  # (Packed, as_bytes: for the stores)
 from .packed import Packed as Packed
 from .packed import as_bytes as as_bytes
 from .room import Room
 from .store import SPECTATORS, connected_seats
 from .undo import available as undo_available
-
-_T = TypeVar("_T")  # a player's encoded sheet: packed bytes or JSON text
+from .update_text import UpdateText
+from .views import game_view, player_view, state_head
+from .views import public_state as public_state  # (for the modules that show a state: history, replay, fairness)
 
 
 def _header(n: int, fix: int, b16: int, b32: int) -> bytes:
@@ -100,65 +101,22 @@ def pack_array(items: list[bytes]) -> bytes:
     return _header(len(items), 0x90, 0xDC, 0xDD) + b"".join(items)
 
 
-def player_view(state: GameState, p: PlayerState) -> dict[str, Any]:
-    """A player's sheet as clients see it: the engine's form, and how far the two track entries have passed
-    each other (negative: apart)."""
-    d = p.to_dict()
-    d["overlap"] = overlap_float(state.sheet, p.fame, p.money)
-    return d
-
-
-def public_state(state: GameState) -> dict[str, Any]:
-    """The game state as clients see it: everything but the dice generator, which would tell the future."""
-    d = state.to_dict()
-    del d["rng"]
-    d["players"] = [player_view(state, p) for p in state.players]
-    return d
-
-
-def _state_head(state: GameState) -> dict[str, Any]:
-    """`state.to_dict()` but the players and the dice generator, with the state's own tuples and lists (msgpack
-    packs a tuple as the same array as a list), neither copied nor converted: it is packed at once."""
-    return {
-        "sheet": state.sheet.name,
-        "sheet_digest": state.sheet.digest,
-        "round": state.round,
-        "start_player": state.start_player,
-        "order": state.order,
-        "turn": state.turn,
-        "phase": state.phase,
-        "faces": state.faces,
-        "where": state.where,
-        "reroll": state.reroll or None,
-        "stack": state.stack,
-        "pool": state.pool,
-        "end_after": state.end_after,
-        "result": state.result,
-        "step": state.step,
-    }
-
-
-def game_view(room: Room) -> dict[str, Any] | None:
-    if room.state is None:
-        return None
-    return {"state": public_state(room.state), "pending": pending(room.state), "undo": undo_available(room)}
-
-
 class StateEncoder:
     """Packs one room's successive records and views. `apply` copies only the seat whose turn it is and never
     changes a state it returned, so every other player is the very same object as in the previous state:
     their packed sheets are kept (with a reference, so the identity stays meaningful) and reused. The other
     parts of a room are read-only (server/frozen.py), so one that is the same object packs the same."""
 
-    __slots__ = ("_once", "_pending", "_players", "_room_text", "_texts")
+    __slots__ = ("_made", "_once", "_players", "_text", "_views")
 
     def __init__(self) -> None:
         self._players: list[tuple[PlayerState, bytes]] = []
+        self._views: list[tuple[PlayerState, dict[str, Any]]] = []  # the sheets the last packing converted
         self._once: dict[str, tuple[tuple[Any, ...], bytes]] = {}
-        # The same for JSON text clients, made only when one is in the room: each player's text, the room view's.
-        self._texts: list[tuple[PlayerState, str]] = []
-        self._room_text: tuple[bytes, str] | None = None
-        self._pending: tuple[GameState, dict[str, Any]] | None = None  # the last commit's pending decisions
+        # The last commit's state, pending decisions and converted sheets: its JSON text (made only when a JSON
+        # client is in the room) takes them from here rather than making them again.
+        self._made: tuple[GameState, dict[str, Any], list[tuple[PlayerState, dict[str, Any]]]] | None = None
+        self._text = UpdateText()
 
     def once(self, slot: str, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
         """`pack(make())`, packed again only when an object of `key` is not the one it was last time in this
@@ -177,85 +135,82 @@ class StateEncoder:
 
     def _kept(self, state: GameState) -> list[tuple[PlayerState, bytes]]:
         """Each player of `state` with its packed sheet, packed again only for a player not seen last time."""
-        kept = self._players = _keep(self._players, state, pack)
+        before = self._players
+        kept: list[tuple[PlayerState, bytes]] = []
+        views: list[tuple[PlayerState, dict[str, Any]]] = []
+        for i, p in enumerate(state.players):
+            if i < len(before) and before[i][0] is p:
+                kept.append(before[i])
+            else:
+                view = player_view(state, p)
+                views.append((p, view))
+                kept.append((p, pack(view)))
+        self._players, self._views = kept, views
         return kept
 
     def _changed(self, state: GameState, base: GameState) -> bytes:
         """The packed public state with `null` for each player who is the very same as in `base`."""
         was = base.players
         delta = [_NONE if i < len(was) and was[i] is p else b for i, (p, b) in enumerate(self._kept(state))]
-        return pack_map(_state_head(state), [("players", pack_array(delta))])
+        return pack_map(state_head(state), [("players", pack_array(delta))])
 
     def encode(self, state: GameState, base: GameState | None = None) -> tuple[bytes, bytes, str]:
         """The packed public state (all but the dice generator); the same with `null` for every player who is the
         very same as in `base` (the state of the version before: what an update sends); the generator's state."""
         kept = self._kept(state)
-        full = pack_map(_state_head(state), [("players", pack_array([b for _, b in kept]))])
+        full = pack_map(state_head(state), [("players", pack_array([b for _, b in kept]))])
         return full, full if base is None else self._changed(state, base), state_to_wire(state.rng)
 
-    def commit(self, room: Room, base: GameState | None = None) -> tuple[Lazy, bytes]:
+    def commit(self, room: Room, base: GameState | None = None, lazy: bool = False) -> tuple[Lazy, Packed]:
         """The record's changing part (packed when first asked for; `fixed_record` is the rest) and the packed
         game view ({pending, undo, state}) of a commit's update: the state without the dice generator, and with
         `null` for each player who is the same as in `base`, the version before (a decision changes one
         player's sheet, and a client holds the others). The record's whole state is packed only when the record
-        is (never, mostly, with the in-process store), from the players' sheets packed here. (A committed room
-        is never changed, only cloned, so packing it later packs it as it is now.)"""
+        is (never, mostly, with the in-process store), from the players' sheets packed here. `lazy`: the game
+        view too is packed only when first asked for (the in-process store: when no client here reads msgpack,
+        nobody does). (A committed room is never changed, only cloned, so packing it later packs it as it is
+        now; the players' packed sheets are kept by identity, so packing out of order packs right.)"""
         state = room.state
         if state is None:
-            return Lazy(partial(_record, room, None, 0)), pack(None)
+            return Lazy(partial(_record, room, None, 0)), _NONE
         rng = state.rng  # (written as hex only when the record is packed)
+        waiting = pending(state)
+        undo = undo_available(room)
+        # (Partials, not closures: compiled by mypyc, a function with two closures keeps them in one
+        # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
+        if lazy:
+            self._made = (state, waiting, [])
+            game = Lazy(partial(self._packed_game, state, base, waiting, undo))
+            return Lazy(partial(self._whole_record, room, rng)), game
         if base is None:
-            changed = pack_map(_state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
+            changed = pack_map(state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
             record = Lazy(partial(_record, room, changed, rng))
         else:
             changed = self._changed(state, base)
             record = Lazy(partial(_record_whole, room, [b for _, b in self._players], rng))
-        waiting = pending(state)
-        self._pending = (state, waiting)
-        # (A partial, not a closure: compiled by mypyc, a function with two closures keeps them in one
-        # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
-        return record, pack_map({"pending": waiting, "undo": undo_available(room)}, [("state", changed)])
+        self._made = (state, waiting, self._views)
+        return record, pack_map({"pending": waiting, "undo": undo}, [("state", changed)])
+
+    def _packed_game(self, state: GameState, base: GameState | None, waiting: dict[str, Any], undo: int) -> bytes:
+        """The packed game view of `commit`, made when first asked for."""
+        if base is None:
+            changed = pack_map(state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
+        else:
+            changed = self._changed(state, base)
+        return pack_map({"pending": waiting, "undo": undo}, [("state", changed)])
+
+    def _whole_record(self, room: Room, rng: int) -> bytes:
+        """The record of `commit`, its whole state packed when first asked for."""
+        assert room.state is not None
+        return _record_whole(room, [b for _, b in self._kept(room.state)], rng)
 
     def update_text(
         self, room: Room, now: float, events: list[Any], room_view: bytes, base: GameState | None = None
     ) -> Callable[[], str]:
         """What makes the JSON text of the update `update(room.v, now, events, room_view, ...)` of a commit just
-        made, when a JSON client first needs it: the same text as `to_json(unpack(packed))`, but from parts,
-        with the text of every player whose sheet did not change kept from the update before."""
-        return partial(self._update_text, room.state, base, undo_available(room), room.v, now, events, room_view)
-
-    def _update_text(
-        self,
-        state: GameState | None,
-        base: GameState | None,
-        undo: int,
-        v: int,
-        now: float,
-        events: list[Any],
-        room_view: bytes,
-    ) -> str:
-        got = self._room_text
-        if got is None or got[0] is not room_view:
-            got = self._room_text = (room_view, to_json(unpack(room_view)))
-        # (what json writes for an int and a float: their repr)
-        return (
-            f"{{\"type\":\"update\",\"v\":{v!r},\"time\":{now!r},\"events\":{to_json(events)},"
-            f"\"room\":{got[1]},\"game\":{self._game_text(state, base, undo)}}}"
-        )
-
-    def _game_text(self, state: GameState | None, base: GameState | None, undo: int) -> str:
-        """The JSON text of the game view ({pending, undo, state}) as `commit` packed it."""
-        if state is None:
-            return "null"
-        kept = self._texts = _keep(self._texts, state, to_json)
-        head = _state_head(state)
-        last = self._pending
-        waiting = last[1] if last is not None and last[0] is state else pending(state)
-        was = base.players if base is not None else ()
-        players = ",".join(["null" if i < len(was) and was[i] is p else t for i, (p, t) in enumerate(kept)])
-        return (
-            f"{{\"pending\":{to_json(waiting)},\"undo\":{undo!r},"
-            f"\"state\":{to_json(head)[:-1]},\"players\":[{players}]}}}}"
+        made, when a JSON client first needs it (server/update_text.py)."""
+        return partial(
+            self._text.update, room.state, base, undo_available(room), room.v, now, events, room_view, self._made
         )
 
     def room_view(self, room: Room, counts: Mapping[str, int]) -> bytes:
@@ -270,27 +225,13 @@ class StateEncoder:
         return self.once("fixed", (room.settings, room.game, room.host_token, room.code), room.fixed)
 
 
-def _keep(
-    before: list[tuple[PlayerState, _T]], state: GameState, encode: Callable[[Any], _T]
-) -> list[tuple[PlayerState, _T]]:
-    """Each player of `state` with its sheet's view encoded (packed or JSON text), kept from `before` for a player
-    who is the very one at the same place there, so that only a changed sheet is encoded again."""
-    kept: list[tuple[PlayerState, _T]] = []
-    for i, p in enumerate(state.players):
-        if i < len(before) and before[i][0] is p:
-            kept.append(before[i])
-        else:
-            kept.append((p, encode(player_view(state, p))))
-    return kept
-
-
 def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:
     return room.view(connected_seats(counts), counts.get(SPECTATORS, 0))
 
 
 def _record_whole(room: Room, players: list[bytes], rng: int) -> bytes:
     assert room.state is not None
-    return _record(room, pack_map(_state_head(room.state), [("players", pack_array(players))]), rng)
+    return _record(room, pack_map(state_head(room.state), [("players", pack_array(players))]), rng)
 
 
 def _record(room: Room, public: bytes | None, rng: int) -> bytes:
@@ -356,13 +297,33 @@ def stored(room: Room) -> dict[str, Any]:
     return record
 
 
-def update(v: int, now: float, events: list[Any], room_view: bytes, game: bytes) -> tuple[bytes, bytes]:
-    """The update a commit publishes to every client, and its entry in the room's recent history."""
+def update(
+    v: int, now: float, events: list[Any], room_view: bytes, game: Packed, count: Counter | None = None
+) -> tuple[Packed, Packed]:
+    """The update a commit publishes to every client, and its entry in the room's recent history; the update
+    packed when first asked for if the game view is (then `count` counts its bytes when it is packed). (The
+    entry is packed at once: kept for the room's last RECENT updates, it must not keep their events, objects
+    every GC pass would walk.)"""
+    if isinstance(game, Lazy):
+        return Lazy(partial(_update, v, now, events, room_view, game, count)), _recent(v, now, events)
     events_packed = pack(events)
     packed = pack_map(
         {"type": "update", "v": v, "time": now}, [("events", events_packed), ("room", room_view), ("game", game)]
     )
     return packed, pack_map({"v": v, "time": now}, [("events", events_packed)])
+
+
+def _update(v: int, now: float, events: list[Any], room_view: bytes, game: Lazy, count: Counter | None) -> bytes:
+    packed = pack_map(
+        {"type": "update", "v": v, "time": now}, [("events", pack(events)), ("room", room_view), ("game", game.data)]
+    )
+    if count is not None:
+        count.inc(by=len(packed))
+    return packed
+
+
+def _recent(v: int, now: float, events: list[Any]) -> bytes:
+    return pack_map({"v": v, "time": now}, [("events", pack(events))])
 
 
 def peek(message: bytes) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 from rajas.engine.bots import Bot
 
 from .connection import Conn, Frame
-from .encoding import StateEncoder
+from .encoding import Packed, StateEncoder
 from .frozen import EMPTY
 from .room import Room, Turn
 
@@ -64,11 +64,11 @@ class LocalRoom:
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.bots: dict[tuple[str, int], Bot] = {}  # (game seed, seat) -> its bot
         self.driving = False
-        self.listener: Callable[[bytes], None] | None = None
+        self.listener: Callable[[Packed], None] | None = None
         self.last = time.monotonic()  # when this node last saw the room change (commit or channel)
         self.encoder = StateEncoder()
         # The update being committed: packed, its head, and what makes its JSON text.
-        self.mine: tuple[bytes, dict[str, Any], Callable[[], str]] | None = None
+        self.mine: tuple[Packed, dict[str, Any], Callable[[], str]] | None = None
         self.delivered = 0  # the newest update version this node's clients of the room were sent
         self.seats_checked: tuple[object, object] | None = None  # (seats, counts) last looked at for absentees
         self.clock_for: tuple[Turn | None, float] | None = None  # (turn, deadline) of the last clock armed
@@ -81,6 +81,10 @@ class LocalRoom:
         self.snap_chat = -1  # ... when the snapshot in `snap` was made
         self.chat_allowance = -1.0  # spectators' chat lines this node may still pass on now (-1: a full burst)
         self.chat_last = 0.0  # (monotonic time the allowance was last worked out)
+
+    def text_only(self) -> bool:
+        """Whether every client of the room here reads JSON text (none reads msgpack)."""
+        return all(not conn.binary for conn in self.conns)
 
     def current(self) -> Room | None:
         """The cached room, if it is at the newest version this node has heard of."""

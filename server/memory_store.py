@@ -119,7 +119,7 @@ class MemoryStore(RoomStore):
         expected: int,
         record: Packed,
         log_entry: Packed | None,
-        message: bytes,
+        message: Packed,
         recent: Packed | None = None,
         fixed: bytes = b"",
         fixed_changed: bool = True,
@@ -166,7 +166,7 @@ class MemoryStore(RoomStore):
         self._publish(code, pack(presence_message(snapshot)))
         return snapshot
 
-    def _publish(self, code: str, message: bytes) -> None:
+    def _publish(self, code: str, message: Packed) -> None:
         for listener in list(self.listeners.get(code, ())):
             listener(message)
 

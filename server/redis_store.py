@@ -219,7 +219,7 @@ class RedisStore(RoomStore):
         expected: int,
         record: Packed,
         log_entry: Packed | None,
-        message: bytes,
+        message: Packed,
         recent: Packed | None = None,
         fixed: bytes = b"",
         fixed_changed: bool = True,
@@ -230,7 +230,7 @@ class RedisStore(RoomStore):
         last = as_bytes(recent) if recent is not None else b""
         mode = "f" if not fixed else "S" if fixed_changed else "s"
         args: list[bytes | str | int | float] = [
-            str(expected), as_bytes(record), entry, message, channel(code), self.ttl, last, RECENT,
+            str(expected), as_bytes(record), entry, as_bytes(message), channel(code), self.ttl, last, RECENT,
             mode, fixed if mode == "S" else b"", self._publish,
         ]  # fmt: skip
         got = await self._eval_commit(keys, args)

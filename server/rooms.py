@@ -21,7 +21,7 @@ from rajas.protocol import ProtocolError, unpack
 from . import encoding, snapshots
 from .changes import Behind, Change, Command, Outcome, Unchanged, apply
 from .connection import Conn, Frame
-from .encoding import peek, update
+from .encoding import Packed, as_bytes, peek, update
 from .frozen import EMPTY, FrozenDict
 from .local_room import LocalRoom
 from .metrics import Metrics
@@ -117,7 +117,7 @@ class Rooms:
         if lr is None:
             lr = self.rooms[code] = LocalRoom(code)
 
-            def listener(message: bytes, lr: LocalRoom = lr) -> None:
+            def listener(message: Packed, lr: LocalRoom = lr) -> None:
                 self._on_message(lr, message)
 
             lr.listener = listener
@@ -190,9 +190,12 @@ class Rooms:
         if new.state is not room.state:
             new.shown = new.v
         enc = lr.encoder
-        record, game = enc.commit(new, room.state)  # (the update names only the players who changed)
+        # (The update names only the players who changed. An in-process store publishes it to this node's
+        # clients alone: when all of them read JSON it is packed only if asked for later (a snapshot's recent
+        # history, the record), and its JSON text is made only if one of them reads JSON.)
+        record, game = enc.commit(new, room.state, lazy=self.store.eager and lr.text_only())
         now, room_view = time.time(), enc.room_view(new, lr.counts)
-        packed, recent = update(new.v, now, change.events, room_view, game)
+        packed, recent = update(new.v, now, change.events, room_view, game, self.metrics.update_bytes)
         head = {"type": "update", "v": new.v, "events": change.events}
         text = enc.update_text(new, now, change.events, room_view, room.state)  # (for JSON clients, made if needed)
         listing: bytes | None = None
@@ -220,7 +223,8 @@ class Rooms:
             self.metrics.conflicts.inc()
             return False
         self.metrics.commits.inc()
-        self.metrics.update_bytes.inc(by=len(packed))
+        if isinstance(packed, bytes):  # (else counted when packed)
+            self.metrics.update_bytes.inc(by=len(packed))
         if lr.room is None or lr.room.v < new.v:
             lr.room = new
         lr.newest = max(lr.newest, new.v)
@@ -235,12 +239,12 @@ class Rooms:
 
     # ---- fan-out -----------------------------------------------------------------------------------------
 
-    def _on_message(self, lr: LocalRoom, message: bytes) -> None:
+    def _on_message(self, lr: LocalRoom, message: Packed) -> None:
         mine = lr.mine
         # This node's commit in flight: the same object from an in-process store; from Redis, the channel's
         # copy, which can come back before the commit's own reply does.
         own = mine is not None and (message is mine[0] or message == mine[0])
-        obj = mine[1] if mine is not None and own else peek(message)
+        obj = mine[1] if mine is not None and own else peek(as_bytes(message))
         kind = obj.get("type")
         if kind == "_presence":
             got = obj["counts"]

@@ -14,7 +14,7 @@ from typing import Any
 from .chat_store import ChatStore
 from .packed import Packed
 
-Listener = Callable[[bytes], None]
+Listener = Callable[[Packed], None]  # (a store in this process may hand over an update not packed yet)
 SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
 
 
@@ -70,15 +70,16 @@ class RoomStore(ABC):
         expected: int,
         record: Packed,
         log_entry: Packed | None,
-        message: bytes,
+        message: Packed,
         recent: Packed | None = None,
         fixed: bytes = b"",
         fixed_changed: bool = True,
         listing: bytes | None = None,
     ) -> bool:
         """Writes version expected+1 if the room is still at `expected`, then publishes `message`; `recent`
-        (the update's {v, time, events}) joins the room's last RECENT updates. Record, entry and recent may
-        be `Lazy`: a store that keeps them in memory packs them only when they are read.
+        (the update's {v, time, events}) joins the room's last RECENT updates. Record, entry, message and recent
+        may be `Lazy`: a store that keeps them in memory packs them only when they are read (its listeners get
+        `message` as it is).
         `fixed` (the record's fixed part, with the custom sheet) is written only when `fixed_changed`: a
         decision rewrites the changing part alone. (Empty `fixed`: `record` is the whole record.)
         `listing`: None leaves the lobby index as it is; b"" takes the room out; else its new line.

@@ -33,11 +33,21 @@ def test_json_clients_speak_text_frames_as_the_browser_does_and_every_decision_r
     assert ours["decisions"] > 0 and ours["deliveries"] == 7 * ours["decisions"]
 
 
+def test_a_text_baseline_relays_text_frames_of_the_size_of_our_json_updates() -> None:
+    report = bench(BenchSettings(rooms=2, rate=2.0, seconds=2.0, workers=1, clients="json", bare_text=True))
+    ours, bare = report["ours"], report["bare"]
+    assert ours["update_bytes_mean"] > 500  # (a JSON update of a 5-player game: its room and game views)
+    assert bare["clients"] == f"text frames, {ours['update_bytes_mean']} B"
+    assert bare["refused"] == 0 and bare["decisions"] > 0 and bare["deliveries"] == 7 * bare["decisions"]
+
+
 def test_flags_that_do_not_go_together_are_refused_before_anything_runs() -> None:
     with pytest.raises(BenchSetupError, match="--nodes > 1 needs --store redis"):
         bench(BenchSettings(rooms=3, nodes=2))
     with pytest.raises(BenchSetupError, match="--workers"):
         bench(BenchSettings(rooms=3, workers=0))
+    with pytest.raises(BenchSetupError, match="--bare-text"):
+        bench(BenchSettings(rooms=3, baseline=False, bare_text=True))
 
 
 def test_the_settings_are_one_frozen_record() -> None:

@@ -4,14 +4,19 @@ the text that decoding the packed update and writing it as JSON gives, whichever
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from rajas.engine.bots import random_bot
+from rajas.engine.decisions import Decision
 from rajas.protocol import pack, to_json, unpack
 from rajas.protocol.messages import RoomSettings
 from rajas.server import changes
 from rajas.server.connection import Frame
 from rajas.server.encoding import StateEncoder, update
 from rajas.server.frozen import FrozenDict
+from rajas.server.json_text import Fields, dumps
+from rajas.server.packed import Lazy
 from rajas.server.room import Room
 from rajas.server.store import SPECTATORS
 
@@ -24,13 +29,15 @@ def _seated(players: int) -> Room:
     return room
 
 
-def test_an_updates_json_text_is_its_packed_form_written_as_json_at_every_step() -> None:
+@pytest.mark.parametrize("delta", [False, True], ids=["whole", "changed players only"])
+def test_an_updates_json_text_is_its_packed_form_written_as_json_at_every_step(delta: bool) -> None:
     encoder = StateEncoder()
     room = _seated(5)
     counts = FrozenDict({s["id"]: 1 for s in room.seats} | {SPECTATORS: 2})
     late: list[tuple[Callable[[], str], bytes]] = []
     bot = random_bot(5)
     for k in range(160):
+        base = room.state if delta else None
         room = room.clone()
         if k == 0:
             events = changes.start(room, 0.0)
@@ -41,10 +48,10 @@ def test_an_updates_json_text_is_its_packed_form_written_as_json_at_every_step()
             seat = room.state.current
             events, _ = changes.decide(room, seat, bot(room.state).to_wire(), "player", float(k))
         room.v += 1
-        _, game = encoder.commit(room)
+        _, game = encoder.commit(room, base)
         now, room_view = 1_700_000_000.0 + k / 7, encoder.room_view(room, counts)
         packed, _ = update(room.v, now, events, room_view, game)
-        text = encoder.update_text(room, now, events, room_view)
+        text = encoder.update_text(room, now, events, room_view, base)
         if k % 3 == 2:
             late.append((text, packed))  # made later, after newer commits moved the encoder's parts on
             continue
@@ -52,6 +59,37 @@ def test_an_updates_json_text_is_its_packed_form_written_as_json_at_every_step()
     assert len(late) > 20
     for text, packed in late:
         assert text() == to_json(unpack(packed))
+
+
+def test_with_the_in_process_store_an_update_only_json_clients_get_is_never_packed() -> None:
+    """A lazy commit (server/rooms.py asks for one with the in-process store) packs its game view, update and
+    record only when asked, and then exactly as an eager commit does; its JSON text needs none of them."""
+    eager, lazy = StateEncoder(), StateEncoder()
+    room = _seated(5)
+    counts = FrozenDict({s["id"]: 1 for s in room.seats} | {SPECTATORS: 2})
+    bot = random_bot(5)
+    for k in range(80):
+        base = room.state
+        room = room.clone()
+        if k == 0:
+            events = changes.start(room, 0.0)
+        else:
+            assert room.state is not None
+            events, _ = changes.decide(room, room.state.current, bot(room.state).to_wire(), "player", float(k))
+        room.v += 1
+        now = 1_700_000_000.0 + k
+        record, game = eager.commit(room, base)
+        packed, recent = update(room.v, now, events, eager.room_view(room, counts), game)
+        lazy_record, lazy_game = lazy.commit(room, base, lazy=True)
+        view = lazy.room_view(room, counts)
+        lazy_packed, lazy_recent = update(room.v, now, events, view, lazy_game)
+        assert isinstance(lazy_game, Lazy) and isinstance(lazy_packed, Lazy)
+        assert lazy_recent == recent  # (packed at once: the room keeps it)
+        assert lazy.update_text(room, now, events, view, base)() == to_json(unpack(packed))
+        assert lazy_game._data is None and lazy_packed._data is None  # (the text made none of them)
+        if k % 3 == 0:  # (some asked for, some never: the encoder's kept sheets must serve both)
+            assert lazy_packed.data == packed
+            assert unpack(lazy_record.data) == unpack(record.data)
 
 
 def test_a_frame_makes_its_text_once_and_a_reply_writes_its_own() -> None:
@@ -73,3 +111,25 @@ def test_the_servers_json_is_what_json_dumps_writes() -> None:
 
     for obj in (1, "é", None, "x", [1.5, float("nan")], {"a": (1, 2), 3: None}, {"q": 'say "hi"'}, True, 2**70):
         assert to_json(obj) == json.dumps(obj, separators=(",", ":"))
+
+
+PLAIN: list[Any] = [
+    0, -1, 2**70, -(2**64), 1.5, -0.0, 1e300, 2.0, float("nan"), float("inf"), float("-inf"), True, False, None,
+    "", "é", "x\"y\\z\n\x00", "\u2028 emoji \U0001f600", "a" * 100, [], (), {}, [1, [2, (3,)]], (None, True),
+    {"a": 1, "b": [1.25, {"c": None}]}, {3: "int key", "s": 1}, {1.5: "float key"}, {True: 1, None: 2},
+    FrozenDict({"frozen": (1, 2)}), {"deep": [{"x": [[], {}]}]}, Decision("road", (3, 1), -1), [Decision("pass")],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("obj", PLAIN, ids=range(len(PLAIN)))
+def test_the_fast_writer_writes_what_json_writes(obj: Any) -> None:
+    assert dumps(obj) == to_json(obj)
+    assert dumps([obj, {"k": obj}]) == to_json([obj, {"k": obj}])
+
+
+def test_a_dicts_kept_fields_are_written_again_when_their_value_or_its_type_changes() -> None:
+    fields = Fields()
+    for d in ({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3]}, {"a": 1.0, "b": [1, 3]}, {"a": True, "b": [1, 3]},
+              {"a": None, "b": []}, {"a": float("nan"), "b": []}):  # fmt: skip
+        assert fields.text(d) == to_json(d)
+        assert fields.text(d, close=False) + "}" == to_json(d)
