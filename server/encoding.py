@@ -157,8 +157,7 @@ class StateEncoder:
     def encode(self, state: GameState, base: GameState | None = None) -> tuple[bytes, bytes, str]:
         """The packed public state (all but the dice generator); the same with `null` for every player who is the
         very same as in `base` (the state of the version before: what an update sends); the generator's state."""
-        kept = self._kept(state)
-        full = pack_map(state_head(state), [("players", pack_array([b for _, b in kept]))])
+        full = self._packed_state(state, None)
         return full, full if base is None else self._changed(state, base), state_to_wire(state.rng)
 
     def commit(self, room: Room, base: GameState | None = None, lazy: bool = False) -> tuple[Lazy, Packed]:
@@ -182,22 +181,23 @@ class StateEncoder:
             self._made = (state, waiting, [])
             game = Lazy(partial(self._packed_game, state, base, waiting, undo))
             return Lazy(partial(self._whole_record, room, rng)), game
+        changed = self._packed_state(state, base)
         if base is None:
-            changed = pack_map(state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
             record = Lazy(partial(_record, room, changed, rng))
         else:
-            changed = self._changed(state, base)
             record = Lazy(partial(_record_whole, room, [b for _, b in self._players], rng))
         self._made = (state, waiting, self._views)
         return record, pack_map({"pending": waiting, "undo": undo}, [("state", changed)])
 
     def _packed_game(self, state: GameState, base: GameState | None, waiting: dict[str, Any], undo: int) -> bytes:
         """The packed game view of `commit`, made when first asked for."""
+        return pack_map({"pending": waiting, "undo": undo}, [("state", self._packed_state(state, base))])
+
+    def _packed_state(self, state: GameState, base: GameState | None) -> bytes:
+        """The packed public state; with `base`, `null` for each player who is the very same as in it."""
         if base is None:
-            changed = pack_map(state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
-        else:
-            changed = self._changed(state, base)
-        return pack_map({"pending": waiting, "undo": undo}, [("state", changed)])
+            return pack_map(state_head(state), [("players", pack_array([b for _, b in self._kept(state)]))])
+        return self._changed(state, base)
 
     def _whole_record(self, room: Room, rng: int) -> bytes:
         """The record of `commit`, its whole state packed when first asked for."""
