@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
@@ -28,17 +29,20 @@ class Frame:
     text client first needs it: by `text` when given (the encoder builds an update's text from kept parts),
     else from the packed bytes; its packed bytes, when given as `Lazy`, when a binary client first needs them."""
 
-    __slots__ = ("_make", "_packed", "_text", "_wire")
+    __slots__ = ("_make", "_obj", "_packed", "_text", "_wire")
 
-    def __init__(self, packed: Packed, text: Callable[[], str] | None = None) -> None:
-        self._packed = packed
+    def __init__(self, packed: Packed | None, text: Callable[[], str] | None = None) -> None:
+        self._packed = packed  # (None: made for a text client, packed from `_obj` if a binary one needs it)
         self._make = text
+        self._obj: Any = None
         self._text: str | None = None
         self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
 
     @property
     def packed(self) -> bytes:
         got = self._packed
+        if got is None:
+            got = self._packed = pack(self._obj if self._obj is not None else json.loads(self.text))
         return got if isinstance(got, bytes) else got.data
 
     def wire(self, binary: bool) -> bytes:
@@ -53,10 +57,22 @@ class Frame:
 
     @classmethod
     def of(cls, obj: Any, text: bool = False) -> Frame:
-        """`obj` packed; with `text`, its JSON text made now too (from `obj`, rather than from the packed bytes)."""
-        frame = cls(pack(obj))
-        if text:
-            frame._text = dumps(obj)
+        """`obj` packed; with `text`, its JSON text instead, made now (from `obj`, rather than from the packed
+        bytes), and `obj` packed only if asked for (a text client's own message is never)."""
+        if not text:
+            return cls(pack(obj))
+        frame = cls(None)
+        frame._obj = obj
+        frame._text = dumps(obj)
+        return frame
+
+    @classmethod
+    def sent(cls, data: bytes | str) -> Frame:
+        """A frame as it was sent before, to a binary (bytes) or a text client (str)."""
+        if isinstance(data, bytes):
+            return cls(data)
+        frame = cls(None)
+        frame._text = data
         return frame
 
     @property
@@ -106,8 +122,9 @@ class Conn:
         self.token: str | None = None  # seat token
         self.host_token: str | None = None
         self.seat_id: str | None = None
-        # Kept as bytes, not Frames: thousands of long-lived small objects would each cost every GC pass.
-        self.replies: OrderedDict[str | int, bytes] = OrderedDict()
+        # Kept as sent (bytes or text), not Frames: thousands of long-lived small objects would each cost every
+        # GC pass.
+        self.replies: OrderedDict[str | int, bytes | str] = OrderedDict()
         self._out: deque[Frame] = deque()
         self._out_bytes = 0  # of the frames in _out (what each holds, in the format this client gets)
         self.frames_refused = 0  # control frames left unanswered for being over the rate

@@ -81,7 +81,7 @@ class Session:
 
     def _remember(self, mid: str | int, frame: Frame) -> None:
         replies = self.conn.replies
-        replies[mid] = frame.packed
+        replies[mid] = frame.packed if self.conn.binary else frame.text  # (what the client got)
         while len(replies) > self.conn.limits.dedupe:
             replies.popitem(last=False)
 
@@ -105,7 +105,7 @@ class Session:
                     metrics.limit_refusals.inc("message_rate")
                     raise ProtocolError("rate_limited", "too many messages; slow down")
                 if mid is not None and mid in conn.replies:
-                    conn.push(Frame(conn.replies[mid]))  # a resent message: same answer, applied once
+                    conn.push(Frame.sent(conn.replies[mid]))  # a resent message: same answer, applied once
                     return
                 fast = plain_decide(obj) if conn.greeted else None
                 data: dict[str, Any] | None

@@ -197,6 +197,18 @@ async def test_duplicate_message_id_is_applied_once(server: Running, clients: Cl
     assert sum(1 for e in seated[1].events if e["type"] == "decided") == 1
 
 
+async def test_a_json_clients_duplicate_message_id_gets_the_same_text_again(server: Running, clients: Clients) -> None:
+    created, seated = await seated_room(clients, server.url, players=2)
+    me = mover(seated)
+    json_me = await clients.open(server.url, binary=False)  # (the same seat, from a JSON client)
+    await json_me.join(created["code"], token=me.token)
+    decision = json_me.pending["options"][0]  # type: ignore[index]
+    first = await json_me.decide(decision, id="j-1")
+    again = await json_me.decide(decision, id="j-1")
+    assert first == again and "duplicate" not in first
+    assert sum(1 for e in seated[1].events if e["type"] == "decided") <= 1
+
+
 async def test_not_joined(memory_server: Running, clients: Clients) -> None:
     c = await clients.open(memory_server.url)
     for call in (c.decide(["pass", [], -1]), c.start(), c.snapshot(), c.leave()):
