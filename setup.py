@@ -29,8 +29,8 @@ COMPILED = {
                "tracks", "turns", "undo"),
     "server": ("changes", "connection", "encoding", "hub", "inbox", "json_text", "local_room", "memory_store",
                "metrics", "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe",
-               "redis_store", "room", "room_tasks", "rooms", "seat_moves", "session", "snapshots", "store",
-               "transport/base", "transport/fast", "turn_undo", "undo", "update_text", "views", "watchdog"),
+               "redis_store", "room", "room_tasks", "rooms", "seat_moves", "session", "snapshots", "state_text",
+               "store", "transport/base", "transport/fast", "turn_undo", "undo", "update_text", "views", "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

@@ -27,7 +27,7 @@ from .packed import as_bytes as as_bytes
 from .room import Room
 from .store import SPECTATORS, connected_seats
 from .undo import available as undo_available
-from .update_text import UpdateText
+from .update_text import Made, UpdateText
 from .views import game_view, player_view, state_head
 from .views import public_state as public_state  # (for the modules that show a state: history, replay, fairness)
 
@@ -107,45 +107,49 @@ class StateEncoder:
     their packed sheets are kept (with a reference, so the identity stays meaningful) and reused. The other
     parts of a room are read-only (server/frozen.py), so one that is the same object packs the same."""
 
-    __slots__ = ("_made", "_once", "_players", "_text", "_views")
+    __slots__ = ("_made", "_once", "_players", "_text")
 
     def __init__(self) -> None:
         self._players: list[tuple[PlayerState, bytes]] = []
-        self._views: list[tuple[PlayerState, dict[str, Any]]] = []  # the sheets the last packing converted
         self._once: dict[str, tuple[tuple[Any, ...], bytes]] = {}
-        # The last commit's state, pending decisions and converted sheets: its JSON text (made only when a JSON
-        # client is in the room) takes them from here rather than making them again.
-        self._made: tuple[GameState, dict[str, Any], list[tuple[PlayerState, dict[str, Any]]]] | None = None
+        # The last commit's state and pending decisions: its JSON text (made only when a JSON client is in the
+        # room) takes them from here rather than making them again.
+        self._made: Made | None = None
         self._text = UpdateText()
 
     def once(self, slot: str, key: tuple[Any, ...], make: Callable[[], Any]) -> bytes:
         """`pack(make())`, packed again only when an object of `key` is not the one it was last time in this
         slot. Identity, not equality: a replaced part packs again even if it is equal."""
-        got = self._once.get(slot)
+        got = self._kept_once(slot, key)
         if got is not None:
-            old = got[0]
-            if len(old) == len(key):
-                for i in range(len(key)):
-                    if old[i] is not key[i]:
-                        break
-                else:
-                    return got[1]
-        got = self._once[slot] = (key, pack(make()))
+            return got
+        packed = pack(make())
+        self._once[slot] = (key, packed)
+        return packed
+
+    def _kept_once(self, slot: str, key: tuple[Any, ...]) -> bytes | None:
+        """What `once` packed last in `slot`, if every object of `key` is the one it was then."""
+        got = self._once.get(slot)
+        if got is None:
+            return None
+        old = got[0]
+        if len(old) != len(key):
+            return None
+        for i in range(len(key)):
+            if old[i] is not key[i]:
+                return None
         return got[1]
 
     def _kept(self, state: GameState) -> list[tuple[PlayerState, bytes]]:
         """Each player of `state` with its packed sheet, packed again only for a player not seen last time."""
         before = self._players
         kept: list[tuple[PlayerState, bytes]] = []
-        views: list[tuple[PlayerState, dict[str, Any]]] = []
         for i, p in enumerate(state.players):
             if i < len(before) and before[i][0] is p:
                 kept.append(before[i])
             else:
-                view = player_view(state, p)
-                views.append((p, view))
-                kept.append((p, pack(view)))
-        self._players, self._views = kept, views
+                kept.append((p, pack(player_view(state, p))))
+        self._players = kept
         return kept
 
     def _changed(self, state: GameState, base: GameState) -> bytes:
@@ -178,7 +182,7 @@ class StateEncoder:
         # (Partials, not closures: compiled by mypyc, a function with two closures keeps them in one
         # environment that refers back to them, and every commit left that cycle, with the old room, to the GC.)
         if lazy:
-            self._made = (state, waiting, [])
+            self._made = (state, waiting)
             game = Lazy(partial(self._packed_game, state, base, waiting, undo))
             return Lazy(partial(self._whole_record, room, rng)), game
         changed = self._packed_state(state, base)
@@ -186,7 +190,7 @@ class StateEncoder:
             record = Lazy(partial(_record, room, changed, rng))
         else:
             record = Lazy(partial(_record_whole, room, [b for _, b in self._players], rng))
-        self._made = (state, waiting, self._views)
+        self._made = (state, waiting)
         return record, pack_map({"pending": waiting, "undo": undo}, [("state", changed)])
 
     def _packed_game(self, state: GameState, base: GameState | None, waiting: dict[str, Any], undo: int) -> bytes:
@@ -217,12 +221,14 @@ class StateEncoder:
         """`pack(room.view(...))` for presence `counts`, packed again only when a part it shows was replaced."""
         key = (room.seats, room.settings, room.game, room.status, room.host, room.deadline, room.auto, room.began,
                counts)  # fmt: skip
-        return self.once("view", key, partial(_view, room, counts))
+        # (Looked up first: the callable `once` takes is an object made per call, every decision.)
+        return self._kept_once("view", key) or self.once("view", key, partial(_view, room, counts))
 
     def fixed_record(self, room: Room) -> bytes:
         """The record's fixed part (settings with a custom sheet, game, host token...), packed once per room: a
         store writes it only when it changed, so a decision does not write the sheet again."""
-        return self.once("fixed", (room.settings, room.game, room.host_token, room.code), room.fixed)
+        key = (room.settings, room.game, room.host_token, room.code)
+        return self._kept_once("fixed", key) or self.once("fixed", key, room.fixed)
 
 
 def _view(room: Room, counts: Mapping[str, int]) -> dict[str, Any]:

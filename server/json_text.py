@@ -2,9 +2,6 @@
 very text `to_json` (json.dumps with the server's separators) writes, but written by compiled code, without
 json's set-up per call, which is most of the cost of the small objects an update is made of. Whatever is
 not plain data here is handed to `to_json` whole, so the text never differs.
-
-`Fields` writes a dict whose values mostly repeat from one call to the next (a player's sheet, the game
-state's head) and keeps each value's text, written again only when the value is no longer equal.
 """
 
 from __future__ import annotations
@@ -96,28 +93,3 @@ def _write(obj: Any, out: list[str]) -> None:
         out.append(repr(x) if x - x == 0.0 else to_json(x))
     else:
         out.append(to_json(obj))  # a subclass, anything else: json's text (or its TypeError)
-
-
-class Fields:
-    """Writes dicts of the same keys one after another (one slot's), keeping the text of each value: a value
-    equal to the last one there, and of the same type, is not written again. (A list value is kept as a
-    tuple: a tuple of numbers is one the GC soon stops walking, and these live as long as the room.)"""
-
-    __slots__ = ("_kept",)
-
-    def __init__(self) -> None:
-        self._kept: dict[str, tuple[type, Any, str]] = {}  # key -> (last value's type, the value, `"key":text`)
-
-    def text(self, d: dict[str, Any], close: bool = True) -> str:
-        """`dumps(d)` of a dict with str keys; without `close`, the text lacks its closing brace."""
-        kept = self._kept
-        parts: list[str] = []
-        for k, v in d.items():
-            t = type(v)
-            same = tuple(v) if t is list else v
-            got = kept.get(k)
-            # (The type too: 1 == 1.0 == True, and each is written differently.)
-            if got is None or got[0] is not t or got[1] != same:
-                got = kept[k] = (t, same, string(k) + ":" + dumps(v))
-            parts.append(got[2])
-        return "{" + ",".join(parts) + ("}" if close else "")

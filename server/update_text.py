@@ -1,8 +1,8 @@
 """The JSON text of a commit's update, for JSON text clients (the browser): the same text as the packed update
 decoded and written as JSON, built from the commit's plain data instead. Every player whose sheet did not
-change keeps its text from the update before; a changed sheet and the game state's head are written field by
-field (server/json_text.py), each field's text kept while it stays the same; the room view's text is kept
-while the packed view is the same object."""
+change keeps its text from the update before; a changed sheet and the game state's head are written from the
+engine's state part by part (server/state_text.py), each part's text kept while it is the same object; the room
+view's text is kept while the packed view is the same object."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from rajas.engine import GameState, pending
 from rajas.engine.state import PlayerState
 from rajas.protocol import unpack
 
-from .json_text import Fields, dumps
-from .views import player_view, state_head
+from .json_text import dumps
+from .state_text import HEAD_PARTS, SHEET_PARTS, Parts, head_text, sheet_text
+
+Made = tuple[GameState, dict[str, Any]]  # a commit's state and its pending decisions
 
 
 class UpdateText:
@@ -23,8 +25,8 @@ class UpdateText:
 
     def __init__(self) -> None:
         self._texts: list[tuple[PlayerState, str]] = []  # each player of the last text made, with its text
-        self._sheets: list[Fields] = []  # per seat: its sheet's fields' texts
-        self._head = Fields()
+        self._sheets: list[Parts] = []  # per seat: its sheet's parts' texts
+        self._head = Parts(HEAD_PARTS)
         self._room: tuple[bytes, str] | None = None  # the last room view (packed), with its text
 
     def update(
@@ -36,50 +38,40 @@ class UpdateText:
         now: float,
         events: list[Any],
         room_view: bytes,
-        made: tuple[GameState, dict[str, Any], list[tuple[PlayerState, dict[str, Any]]]] | None,
+        made: Made | None,
     ) -> str:
         """The text of `update(v, now, events, room_view, game)` (server/encoding.py), where game is the view
         of `state` with `null` for each player who is the very same as in `base`. `made`: the last commit's
-        state, its pending decisions and the sheets it converted, reused when they are this state's."""
+        state and its pending decisions, reused when they are this state's."""
         got = self._room
         if got is None or got[0] is not room_view:
             got = self._room = (room_view, dumps(unpack(room_view)))
-        # (what json writes for an int and a float: their repr)
-        return (
-            f'{{"type":"update","v":{v!r},"time":{now!r},"events":{dumps(events)},'
-            f'"room":{got[1]},"game":{self._game(state, base, undo, made)}}}'
-        )
+        # (json writes an int and a float as their repr; joined, not an f-string with !r, which compiled code
+        # makes a str.format call that parses the template every time)
+        game = self._game(state, base, undo, made)
+        return "".join(
+            ['{"type":"update","v":', str(v), ',"time":', repr(now), ',"events":', dumps(events), ',"room":', got[1],
+             ',"game":', game, "}"]
+        )  # fmt: skip
 
-    def _game(
-        self,
-        state: GameState | None,
-        base: GameState | None,
-        undo: int,
-        made: tuple[GameState, dict[str, Any], list[tuple[PlayerState, dict[str, Any]]]] | None,
-    ) -> str:
+    def _game(self, state: GameState | None, base: GameState | None, undo: int, made: Made | None) -> str:
         """The text of the game view ({pending, undo, state}) as the encoder's `commit` packs it."""
         if state is None:
             return "null"
-        ours = made is not None and made[0] is state
-        waiting = made[1] if made is not None and ours else pending(state)
-        views = made[2] if made is not None and ours else []
+        waiting = made[1] if made is not None and made[0] is state else pending(state)
         before = self._texts
         kept: list[tuple[PlayerState, str]] = []
         for i, p in enumerate(state.players):
             if i < len(before) and before[i][0] is p:
                 kept.append(before[i])
                 continue
-            view: dict[str, Any] | None = None
-            for q, d in views:
-                if q is p:
-                    view = d
             while len(self._sheets) <= i:
-                self._sheets.append(Fields())
-            kept.append((p, self._sheets[i].text(view if view is not None else player_view(state, p))))
+                self._sheets.append(Parts(SHEET_PARTS))
+            kept.append((p, sheet_text(self._sheets[i], state, p)))
         self._texts = kept
         was = base.players if base is not None else ()
         players = ",".join(["null" if i < len(was) and was[i] is p else t for i, (p, t) in enumerate(kept)])
-        return (
-            f'{{"pending":{dumps(waiting)},"undo":{undo!r},'
-            f'"state":{self._head.text(state_head(state), close=False)},"players":[{players}]}}}}'
-        )
+        return "".join(
+            ['{"pending":', dumps(waiting), ',"undo":', str(undo), ',"state":', head_text(self._head, state),
+             ',"players":[', players, "]}}"]
+        )  # fmt: skip

@@ -15,10 +15,12 @@ from rajas.server import changes
 from rajas.server.connection import Frame
 from rajas.server.encoding import StateEncoder, update
 from rajas.server.frozen import FrozenDict
-from rajas.server.json_text import Fields, dumps
+from rajas.server.json_text import dumps
 from rajas.server.packed import Lazy
 from rajas.server.room import Room
+from rajas.server.state_text import HEAD_PARTS, SHEET_PARTS, Parts, head_text, sheet_text
 from rajas.server.store import SPECTATORS
+from rajas.server.views import player_view, state_head
 
 
 def _seated(players: int) -> Room:
@@ -104,6 +106,12 @@ def test_a_frame_makes_its_text_once_and_a_reply_writes_its_own() -> None:
     assert made == [1]
     reply = {"type": "reply", "id": "é", "ok": True, "data": {"v": (1, 2)}}
     assert Frame.of(reply, text=True).text == Frame(pack(reply)).text == to_json(unpack(pack(reply)))
+    # (A text client's frame is packed only if asked for, and then as any other; a reply kept as sent goes
+    # out again as it was.)
+    assert Frame.of(reply, text=True).packed == pack(reply)
+    sent = Frame.of(reply, text=True).text
+    assert Frame.sent(sent).wire(False) == Frame.of(reply, text=True).wire(False)
+    assert Frame.sent(sent).packed == pack(unpack(pack(reply))) and Frame.sent(pack(reply)).packed == pack(reply)
 
 
 def test_the_servers_json_is_what_json_dumps_writes() -> None:
@@ -127,9 +135,28 @@ def test_the_fast_writer_writes_what_json_writes(obj: Any) -> None:
     assert dumps([obj, {"k": obj}]) == to_json([obj, {"k": obj}])
 
 
-def test_a_dicts_kept_fields_are_written_again_when_their_value_or_its_type_changes() -> None:
-    fields = Fields()
-    for d in ({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3]}, {"a": 1.0, "b": [1, 3]}, {"a": True, "b": [1, 3]},
-              {"a": None, "b": []}, {"a": float("nan"), "b": []}):  # fmt: skip
-        assert fields.text(d) == to_json(d)
-        assert fields.text(d, close=False) + "}" == to_json(d)
+def test_a_sheets_and_the_state_heads_parts_are_written_again_only_when_replaced() -> None:
+    room = _seated(5)
+    sheets, head, fresh = [Parts(SHEET_PARTS) for _ in range(5)], Parts(HEAD_PARTS), Parts(SHEET_PARTS)
+    bot = random_bot(3)
+    state = room.state
+    for k in range(400):
+        room = room.clone()
+        if k == 0:
+            changes.start(room, 0.0)
+        else:
+            assert room.state is not None
+            if room.state.is_over:
+                break
+            changes.decide(room, room.state.current, bot(room.state).to_wire(), "player", float(k))
+        state = room.state
+        assert state is not None
+        assert head_text(head, state) + "}" == to_json(state_head(state))
+        for i, p in enumerate(state.players):
+            assert sheet_text(sheets[i], state, p) == to_json(player_view(state, p))
+        p = state.players[k % 5]  # (one slot's parts for every seat in turn: nothing carried over wrongly)
+        assert sheet_text(fresh, state, p) == to_json(player_view(state, p))
+    assert state is not None and state.is_over and state.result is not None
+    parts = Parts(1)  # an int kept while equal, another part while it is the same object
+    assert parts.equal(0, 300, str) == "300" and parts.equal(0, 299 + int("1"), lambda n: "x") == "300"
+    assert parts.same(0, (1,), dumps) == "[1]" and parts.same(0, (2,), dumps) == "[2]"
