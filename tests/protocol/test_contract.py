@@ -137,3 +137,20 @@ def test_the_schema_names_the_protocol_version() -> None:
     from rajas.protocol import PROTOCOL_VERSION
 
     assert protocol_schema()["x-protocol-version"] == PROTOCOL_VERSION
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"type":"decide","id":1,"decision":["die",[0],-1],"v":3}', ' {"a":1}', '{"a":1} ', '{"a":1}\n', '{"a":1}x',
+     "{", "{}", "[1]", '"x"', '{"a":NaN}', '{"a":"\x01"}', '{"a":1e999}', "", "\ufeff{}", '{"a":1}{"b":2}'],
+)  # fmt: skip
+def test_a_text_frame_decodes_as_json_loads_reads_it(text: str) -> None:
+    from rajas.protocol.codec import ProtocolError, decode_obj
+
+    try:
+        want = json.loads(text)
+    except ValueError:
+        with pytest.raises(ProtocolError):
+            decode_obj(text)
+        return
+    assert repr(decode_obj(text)) == repr(want)
