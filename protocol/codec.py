@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import json.scanner
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 from pydantic import ValidationError
@@ -82,7 +83,8 @@ def decode_obj(frame: bytes | str) -> Any:
         raise ProtocolError("malformed_frame", "not a msgpack (binary) or JSON (text) frame") from None
 
 
-_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once
+# (What json.loads reads with: the scanner of a default decoder, its C one where there is one.)
+_scan: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
 
 
 def _loads(text: str) -> Any:
