@@ -7,15 +7,16 @@ turns).
 
 Five protocol clients play random legal decisions in a real `rajas serve`, one at a time: each waits until the
 page has painted the previous update. For a player's page, the page takes seat 2 by its device link
-(/?room=CODE#seat=TOKEN) and that seat's moves are sent on the page's own connection, as its buttons send them. For every update the page records the JavaScript time of its
-message handler (parse, state, redraw) and the time from the message's arrival to the end of the next frame
-(requestAnimationFrame, then a task: the frame that shows it has been painted). First-load bytes are the sum of
+(/?room=CODE#seat=TOKEN) and that seat's moves are sent on the page's own connection, as its buttons send them.
+For every update the page records the JavaScript time of its message handler (parse, state, redraw) and the time
+from the message's arrival to the end of the next frame (requestAnimationFrame, then a task: the frame that shows
+it has been painted). First-load bytes are the sum of
 the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
 it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
 
 With `--pause MS` the players wait that long after each paint before the next decision, as in a real game, where
 updates come seconds apart: the page is idle in between and Chromium begins its frame at once, instead of at the next
-tick of the frame clock it is still running from the previous update (and from the wait's own polling); the default,
+tick of the frame clock it is still running from the previous update; the default,
 back to back, is the figure of the targets.
 
 With `--trace`, each watch is run a second time under a DevTools trace and the renderer's main thread is summed
@@ -46,7 +47,13 @@ from tests.web.web_helpers import CLIENT, rajas_serve
 
 HOOK = """
 (() => {
-  const rec = window.__bench = { js: [], paint: [], count: 0, painted: 0 };
+  const rec = window.__bench = { js: [], paint: [], count: 0, painted: 0, waiting: [] };
+  // resolves once n updates are painted: woken by the paint itself, so that nothing polls the page meanwhile
+  rec.until = (n) => new Promise((resolve, reject) => {
+    const check = () => (rec.painted >= n ? resolve(true) : rec.waiting.push(check));
+    setTimeout(() => reject(new Error(`update ${n} not painted within 30 s`)), 30000);
+    check();
+  });
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     set onmessage(f) {
@@ -57,7 +64,11 @@ HOOK = """
         if (!update) return;
         rec.js.push(performance.now() - t0);
         rec.count += 1;
-        requestAnimationFrame(() => setTimeout(() => { rec.paint.push(performance.now() - t0); rec.painted += 1; }, 0));
+        requestAnimationFrame(() => setTimeout(() => {
+          rec.paint.push(performance.now() - t0);
+          rec.painted += 1;
+          rec.waiting.splice(0).forEach((check) => check());
+        }, 0));
       };
     }
   };
@@ -268,9 +279,9 @@ def watch(
                 data = page.evaluate("([d, v]) => window.__net.request('decide', { decision: d, v })", list(mine))
                 own += 1
                 players.run(players._caught_up(data["v"]))
-            # (polled on a timer, not on every frame: a poller on every frame keeps the page's frame clock
-            # running, which a player's page has no reason to)
-            page.wait_for_function(f"window.__bench.painted >= {base + done}", polling=5, timeout=30_000)
+            # (awaited, not polled: a poller's tasks would run on the page's main thread during the measured
+            # time, four times as long with the CPU throttled, and one on every frame keeps its frame clock running)
+            page.evaluate("(n) => window.__bench.until(n)", base + done)
             if pause:
                 page.wait_for_timeout(pause)
         traced = browser.stop_tracing() if trace else None
