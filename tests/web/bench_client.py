@@ -240,7 +240,13 @@ def main_thread_cpu(trace: bytes, updates: int) -> dict[str, float]:
 
 
 def watch(
-    browser: Any, url: str, decisions: int, throttle: float, seed: int, trace: bool = False, pause: float = 0,
+    browser: Any,
+    url: str,
+    decisions: int,
+    throttle: float,
+    seed: int,
+    trace: bool = False,
+    pause: float = 0,
     view: str = "spectator",
 ) -> dict[str, Any]:
     players = Players(url, seed)
@@ -320,8 +326,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--trace", action="store_true", help="also print the renderer's main-thread CPU per update, traced")
     ap.add_argument("--pause", type=float, default=0, help="ms to wait after each paint (default 0)")
-    ap.add_argument("--views", nargs="+", choices=("spectator", "player"), default=["spectator", "player"],
-                    help="the pages measured: a spectator's, and a player's (seat 2) (default both)")
+    ap.add_argument(
+        "--views",
+        nargs="+",
+        choices=("spectator", "player"),
+        default=["spectator", "player"],
+        help="the pages measured: a spectator's, and a player's (seat 2) (default both)",
+    )
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
