@@ -1,18 +1,22 @@
-"""The browser client's benchmark: first-load bytes, and update-to-paint of a 5-player game watched in headless
-Chromium, on desktop and with the CPU throttled 4x through the DevTools protocol (as for a mid-range phone).
+"""The browser client's benchmark: first-load bytes, and update-to-paint of a 5-player game in headless Chromium,
+on desktop and with the CPU throttled 4x through the DevTools protocol (as for a mid-range phone), on two pages: a
+spectator's (the big sheet follows the player to move) and a player's (its own sheet big, its options drawn on its
+turns).
 
-    python -m tests.web.bench_client [--decisions 60]
+    python -m tests.web.bench_client [--decisions 60] [--views spectator player]
 
 Five protocol clients play random legal decisions in a real `rajas serve`, one at a time: each waits until the
-watching page has painted the previous update. For every update the page records the JavaScript time of its
-message handler (parse, state, redraw) and the time from the message's arrival to the end of the next frame
-(requestAnimationFrame, then a task: the frame that shows it has been painted). First-load bytes are the sum of
+page has painted the previous update. For a player's page, the page takes seat 2 by its device link
+(/?room=CODE#seat=TOKEN) and that seat's moves are sent on the page's own connection, as its buttons send them.
+For every update the page records the JavaScript time of its message handler (parse, state, redraw) and the time
+from the message's arrival to the end of the next frame (requestAnimationFrame, then a task: the frame that shows
+it has been painted). First-load bytes are the sum of
 the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
 it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
 
 With `--pause MS` the players wait that long after each paint before the next decision, as in a real game, where
 updates come seconds apart: the page is idle in between and Chromium begins its frame at once, instead of at the next
-tick of the frame clock it is still running from the previous update (and from the wait's own polling); the default,
+tick of the frame clock it is still running from the previous update; the default,
 back to back, is the figure of the targets.
 
 With `--trace`, each watch is run a second time under a DevTools trace and the renderer's main thread is summed
@@ -43,7 +47,13 @@ from tests.web.web_helpers import CLIENT, rajas_serve
 
 HOOK = """
 (() => {
-  const rec = window.__bench = { js: [], paint: [], count: 0, painted: 0 };
+  const rec = window.__bench = { js: [], paint: [], count: 0, painted: 0, waiting: [] };
+  // resolves once n updates are painted: woken by the paint itself, so that nothing polls the page meanwhile
+  rec.until = (n) => new Promise((resolve, reject) => {
+    const check = () => (rec.painted >= n ? resolve(true) : rec.waiting.push(check));
+    setTimeout(() => reject(new Error(`update ${n} not painted within 30 s`)), 30000);
+    check();
+  });
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     set onmessage(f) {
@@ -54,7 +64,11 @@ HOOK = """
         if (!update) return;
         rec.js.push(performance.now() - t0);
         rec.count += 1;
-        requestAnimationFrame(() => setTimeout(() => { rec.paint.push(performance.now() - t0); rec.painted += 1; }, 0));
+        requestAnimationFrame(() => setTimeout(() => {
+          rec.paint.push(performance.now() - t0);
+          rec.painted += 1;
+          rec.waiting.splice(0).forEach((check) => check());
+        }, 0));
       };
     }
   };
@@ -124,6 +138,7 @@ class Players:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.seated: list[Client] = []
+        self.gone: Client | None = None  # the client whose seat the page took
 
     def run(self, coro: Any) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=60)
@@ -144,22 +159,36 @@ class Players:
         for c in self.seated:
             await c.wait_for(lambda c: c.game is not None)
 
-    async def _decide(self) -> bool:
+    async def _decide(self) -> tuple[bool, Any]:
+        """One random legal decision: made here, or returned (with its version) for the page when its seat moves."""
         first = self.seated[0]
         if first.over:
-            return False
+            return False, None
         pending = first.pending
         assert pending is not None
-        mover = next(c for c in self.seated if c.seat == pending["player"])
+        option = self.rng.choice(pending["options"])
+        mover = next((c for c in self.seated if c.seat == pending["player"]), None)
+        if mover is None:  # the page's seat
+            return True, (option, first.v)
         await mover.wait_for(lambda c: c.v == first.v)
-        data = await mover.decide(self.rng.choice(mover.pending["options"]), v=mover.v)  # type: ignore[index]
+        data = await mover.decide(option, v=mover.v)
+        await self._caught_up(data["v"])
+        return True, None
+
+    async def _caught_up(self, v: int) -> None:
         for c in self.seated:
-            await c.wait_for(lambda c, v=data["v"]: c.v is not None and c.v >= v)
-        return True
+            await c.wait_for(lambda c, v=v: c.v is not None and c.v >= v)
+
+    async def _hand_over(self, seat: int) -> str:
+        """The page takes `seat` by its device link (/?room=CODE#seat=TOKEN); this side lets it go."""
+        c = self.seated.pop(seat)
+        link = f"?room={c.code}&lang=en#seat={c.token}"
+        self.gone = c
+        return link
 
     def close(self) -> None:
         async def shut() -> None:
-            for c in self.seated:
+            for c in [*self.seated, *([self.gone] if self.gone else [])]:
                 await c.close()
 
         self.run(shut())
@@ -211,7 +240,14 @@ def main_thread_cpu(trace: bytes, updates: int) -> dict[str, float]:
 
 
 def watch(
-    browser: Any, url: str, decisions: int, throttle: float, seed: int, trace: bool = False, pause: float = 0
+    browser: Any,
+    url: str,
+    decisions: int,
+    throttle: float,
+    seed: int,
+    trace: bool = False,
+    pause: float = 0,
+    view: str = "spectator",
 ) -> dict[str, Any]:
     players = Players(url, seed)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
@@ -219,10 +255,16 @@ def watch(
     page.add_init_script(HOOK)
     try:
         watch_code = players.run(players._seat())
-        page.goto(f"{url}/?watch={watch_code}&lang=en")
+        if view == "player":
+            # the page plays seat 2 ("Cleo"): its own sheet big, the others small, its options drawn on its turns
+            page.goto(f"{url}/{players.run(players._hand_over(2))}")
+        else:
+            page.goto(f"{url}/?watch={watch_code}&lang=en")
         page.wait_for_function("window.__app && window.__app.screen === 'lobby'", timeout=20_000)
         players.run(players._start())
         page.wait_for_function("window.__app && window.__app.screen === 'game'", timeout=20_000)
+        seat = page.evaluate("window.__app.seat")
+        assert seat == (2 if view == "player" else None), "the page holds the seat measured"
         page.wait_for_timeout(300)
         cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
@@ -233,12 +275,19 @@ def watch(
             browser.start_tracing(page=page, categories=categories)
         base = page.evaluate("window.__bench.painted")
         page.evaluate("window.__bench.js = []; window.__bench.paint = []")
+        own = 0
         for done in range(1, decisions + 1):
-            if not players.run(players._decide()):
+            going, mine = players.run(players._decide())
+            if not going:
                 break
-            # (polled on a timer, not on every frame: a poller on every frame keeps the page's frame clock
-            # running, which a player's page has no reason to)
-            page.wait_for_function(f"window.__bench.painted >= {base + done}", polling=5, timeout=30_000)
+            if mine is not None:
+                # the page's own move, sent on its own connection as its decide button does
+                data = page.evaluate("([d, v]) => window.__net.request('decide', { decision: d, v })", list(mine))
+                own += 1
+                players.run(players._caught_up(data["v"]))
+            # (awaited, not polled: a poller's tasks would run on the page's main thread during the measured
+            # time, four times as long with the CPU throttled, and one on every frame keeps its frame clock running)
+            page.evaluate("(n) => window.__bench.until(n)", base + done)
             if pause:
                 page.wait_for_timeout(pause)
         traced = browser.stop_tracing() if trace else None
@@ -250,15 +299,18 @@ def watch(
         players.close()
     js, paint = rec["js"], rec["paint"]
     if traced is not None:
-        return {"throttle": throttle, "updates": len(js), "traced": True, **main_thread_cpu(traced, len(js))}
+        cpu = main_thread_cpu(traced, len(js))
+        return {"view": view, "throttle": throttle, "updates": len(js), "own_moves": own, "traced": True, **cpu}
     per = max(1, len(js))
     spent = {
         f"{k}_ms_per_update": round((after[m] - before[m]) * 1000 / per, 1)
         for k, m in (("script", "ScriptDuration"), ("style", "RecalcStyleDuration"), ("layout", "LayoutDuration"))
     }
     return {
+        "view": view,
         "throttle": throttle,
         "updates": len(js),
+        "own_moves": own,  # of them, the page's own decisions (a player's page)
         "js_ms_mean": round(sum(js) / max(1, len(js)), 1),
         "js_ms_p50": round(pct(js, 0.5), 1),
         "js_ms_p99": round(pct(js, 0.99), 1),
@@ -274,6 +326,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--trace", action="store_true", help="also print the renderer's main-thread CPU per update, traced")
     ap.add_argument("--pause", type=float, default=0, help="ms to wait after each paint (default 0)")
+    ap.add_argument(
+        "--views",
+        nargs="+",
+        choices=("spectator", "player"),
+        default=["spectator", "player"],
+        help="the pages measured: a spectator's, and a player's (seat 2) (default both)",
+    )
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -287,12 +346,14 @@ def main() -> None:
                     alone = "server/static.py alone (rajas serve does not mount it yet)"
                     load = {"served_by": alone, **first_load(browser, static_url)}
             print(json.dumps(load))
-            for throttle in (1.0, 4.0):
-                watched = watch(browser, url, args.decisions, throttle, args.seed, pause=args.pause)
-                print(json.dumps({"players": 5, **({"pause_ms": args.pause} if args.pause else {}), **watched}))
-                if args.trace:
-                    traced = watch(browser, url, args.decisions, throttle, args.seed, trace=True, pause=args.pause)
-                    print(json.dumps({"players": 5, **traced}))
+            for view in args.views:
+                for throttle in (1.0, 4.0):
+                    watched = watch(browser, url, args.decisions, throttle, args.seed, pause=args.pause, view=view)
+                    print(json.dumps({"players": 5, **({"pause_ms": args.pause} if args.pause else {}), **watched}))
+                    if args.trace:
+                        again = {"pause": args.pause, "view": view}
+                        traced = watch(browser, url, args.decisions, throttle, args.seed, trace=True, **again)
+                        print(json.dumps({"players": 5, **traced}))
         finally:
             browser.close()
 
