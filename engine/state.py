@@ -118,13 +118,13 @@ class PlayerState:
             "money_by_source": by_source(self.money_from),
             "karma_gained": self.karma_gained,
             "karma_used": self.karma_used,
-            "circled": _named(GOODS, self.circled),
-            "sold": _named(GOODS, self.sold),
-            "palace": _named(CHARACTERS, self.palace),
+            "circled": named(GOODS, self.circled),
+            "sold": named(GOODS, self.sold),
+            "palace": named(CHARACTERS, self.palace),
             "levels": list(self.levels),
-            "river": list(_bits(self.river)),
+            "river": list(bit_members(self.river)),
             "roads": list(self.roads),
-            "edges_taken": list(_bits(self.edges_taken)),
+            "edges_taken": list(bit_members(self.edges_taken)),
         }
 
     @classmethod
@@ -148,7 +148,8 @@ class PlayerState:
         return p
 
 
-def _named(names: tuple[str, ...], values: tuple[int, ...]) -> dict[str, int]:
+def named(names: tuple[str, ...], values: tuple[int, ...]) -> dict[str, int]:
+    """Counts by position as names and counts (goods, characters), as clients see them."""
     # (Not dict(zip(..., strict=True)): compiled, that is a generic call and this loop is native; the server
     # converts the deciding player after every decision.)
     return {names[i]: values[i] for i in range(len(names))}
@@ -186,7 +187,8 @@ def without(t: tuple[Effect, ...], i: int) -> tuple[Effect, ...]:
 _bit_lists: dict[int, tuple[int, ...]] = {}  # a bit set (river spaces, edges taken) -> its members
 
 
-def _bits(n: int) -> tuple[int, ...]:
+def bit_members(n: int) -> tuple[int, ...]:
+    """The members of a bit set (river spaces, edges taken), in order."""
     got = _bit_lists.get(n)
     if got is None:
         if len(_bit_lists) >= 1 << 16:

@@ -11,7 +11,7 @@ from typing import Any
 
 from rajas.engine import GameState
 from rajas.engine.effects import CHARACTERS, GOODS
-from rajas.engine.state import PlayerState, by_source
+from rajas.engine.state import PlayerState, bit_members, by_source, named
 from rajas.engine.tracks import overlap_float
 
 from .json_text import dumps, string
@@ -36,10 +36,12 @@ class Parts:
         self._kept[i] = (part, text)
         return text
 
-    def equal(self, i: int, part: int, write: Callable[[Any], str]) -> str:
-        """The same for an int, kept while it is equal (a new int object of the same value is common)."""
+    def equal(self, i: int, part: Any, write: Callable[[Any], str]) -> str:
+        """The same for an int (a new int object of the same value is common) or a tuple key, kept while it is
+        equal and of the same type (a tuple compares its items by identity first: the same sheet object is not
+        compared further)."""
         got = self._kept[i]
-        if type(got[0]) is int and got[0] == part:
+        if type(got[0]) is type(part) and got[0] == part:
             return got[1]
         text = write(part)
         self._kept[i] = (part, text)
@@ -47,11 +49,11 @@ class Parts:
 
 
 def _goods(t: tuple[int, ...]) -> str:
-    return dumps({GOODS[i]: t[i] for i in range(len(GOODS))})
+    return dumps(named(GOODS, t))
 
 
 def _characters(t: tuple[int, ...]) -> str:
-    return dumps({CHARACTERS[i]: t[i] for i in range(len(CHARACTERS))})
+    return dumps(named(CHARACTERS, t))
 
 
 def _sources(t: tuple[int, ...]) -> str:
@@ -59,7 +61,7 @@ def _sources(t: tuple[int, ...]) -> str:
 
 
 def _bits(n: int) -> str:
-    return dumps([i for i in range(n.bit_length()) if n >> i & 1])
+    return dumps(bit_members(n))
 
 
 SHEET_PARTS = 10  # fame_from, money_from, circled, sold, palace, levels, river, roads, edges_taken, overlap
@@ -83,13 +85,11 @@ def sheet_text(kept: Parts, state: GameState, p: PlayerState) -> str:
 
 def _overlap(kept: Parts, state: GameState, fame: int, money: int) -> str:
     """The sheet's `overlap`, kept while the sheet, fame and money are the same."""
-    got = kept._kept[9]
-    was = got[0]
-    if type(was) is tuple and was[0] is state.sheet and was[1] == fame and was[2] == money:
-        return got[1]
-    text = dumps(overlap_float(state.sheet, fame, money))
-    kept._kept[9] = ((state.sheet, fame, money), text)
-    return text
+    return kept.equal(9, (state.sheet, fame, money), _overlap_text)
+
+
+def _overlap_text(key: tuple[Any, ...]) -> str:
+    return dumps(overlap_float(key[0], key[1], key[2]))
 
 
 HEAD_PARTS = 8  # sheet, order, faces, where, reroll, stack, pool, result
