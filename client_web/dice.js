@@ -15,7 +15,7 @@ import { COLOURS, dieFace } from "./icons.js";
 
 const MIDDLE = -1;
 const ELEPHANT = -2;
-const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]);
+export const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]); // the options the tray offers
 
 // drawn once per place and size (the tray and the bar show it on every update), cloned after that
 const elephants = new Map();

@@ -6,7 +6,7 @@ import { glyph } from "./glyphs.js";
 import { html, morph } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
-import { renderDice } from "./dice.js";
+import { renderDice, DIE_KINDS } from "./dice.js";
 import { keepTray } from "./tray_keep.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
 import { explainOnTap, zoomable, settleFocus } from "./play_aids.js";
@@ -36,7 +36,10 @@ export class GameView {
   constructor(root, actions) {
     this.actions = actions;
     this.S = actions.state;
-    this.focus = null; // the seat a spectator follows (null: whoever is to move)
+    // A spectator sees one seat's sheet large, the first at first, or on request whoever is to move. Following keeps
+    // every seat's big sheet in the page (parked, see app.css): a third more work per update (docs/benchmarks.md).
+    this.focus = 0;
+    this.follow = false;
     this.controlsReady = false;
     this.built = null;
     this.tray = null;
@@ -87,7 +90,7 @@ export class GameView {
     if (!S.game || !S.sheet) return;
     const { state, pending } = S.game;
     const me = this.mySeat();
-    const big = me ?? this.focus ?? pending.player ?? state.current ?? 0;
+    const big = me ?? (this.follow ? pending.player ?? state.current : this.focus) ?? 0;
     const interactive = this.myTurn() && !S.busy;
     const onDecide = (w) => this.actions.decide(w);
     const options = interactive ? pending.options : [];
@@ -109,15 +112,17 @@ export class GameView {
     this.controlsReady = false;
     this.renderPrompt();
     renderUndo(this);
-    // the tray is drawn again when its dice, their places or the options changed
-    const trayKey = interactive ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
+    // the tray is drawn again when its dice, their places or its options changed; a tray without options (a
+    // spectator's, and a player's but while a die of theirs is carried out on the sheet) is kept
+    const trayOptions = options.filter((w) => DIE_KINDS.has(w[0]));
+    const trayKey = trayOptions.length ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
       // a tray without options (no listeners) is brought up to date in place (tray_keep.js), or while a reroll
       // shows drawn and morphed into the one on the page, unless the dice were rolled (their roll plays on fresh
       // nodes); a tray with options is drawn anew
       const rolled = (events || []).some((e) => e.type === "dice_rolled");
       const inPlace = trayKey && this.trayKey && this.tray && !rolled;
-      const trayOpts = { lang: this.lang, options, onDecide, names, me: me ?? undefined, current: pending.player };
+      const trayOpts = { lang: this.lang, options: trayOptions, onDecide, names, me: me ?? undefined, current: pending.player };
       if (!(inPlace && keepTray(this.tray.root, S.sheet, state, trayOpts))) {
         const tray = renderDice(html("div"), S.sheet, state, trayOpts);
         if (inPlace) morph(this.tray.root, tray.root);
@@ -144,9 +149,10 @@ export class GameView {
       entry = { m };
       this.bigs.set(big, entry);
     }
-    // the others stay in the page parked (transparent, under the one shown: see app.css), so following the
-    // player to move costs no restyle or repaint of a whole sheet
+    // while a spectator follows the player to move, the others stay in the page parked (transparent, under the one
+    // shown: see app.css), so a turn passing costs no restyle or repaint of a whole sheet; else only one is kept
     for (const [seat, e] of this.bigs) {
+      if (seat !== big && !this.follow) { e.m.destroy(); this.bigs.delete(seat); continue; }
       const parked = seat !== big;
       if (e.m.wrap.classList.contains("parked") === parked) continue;
       e.m.wrap.classList.toggle("parked", parked);
@@ -218,8 +224,17 @@ export class GameView {
     this.logList = null;
     this.body.replaceChildren(this.bar, this.prompt,
       html("div", { class: "game-main" },
-        html("div", { class: "game-left" }, this.trayBox, this.mineBox),
+        html("div", { class: "game-left" }, this.trayBox, this.watchTools(me), this.mineBox),
         html("aside", { class: "game-side" }, this.playersBox, emailDetails(this.actions, (k, v) => this.L(k, v)), this.othersBox, this.logBox)));
+  }
+
+  // A spectator's choice of the big sheet: follow the player to move, or stay on one seat (⤢ on a small sheet).
+  watchTools(me) {
+    if (me !== null || this.S.role !== ROLES.SPECTATOR) return null;
+    const follow = html("button", { type: "button", class: "btn small follow", "data-action": "follow", "aria-pressed": String(this.follow),
+      onclick: () => { this.follow = !this.follow; follow.setAttribute("aria-pressed", String(this.follow)); this.render(null); } }, this.L("follow_mover"));
+    this.followButton = follow;
+    return html("div", { class: "watch-tools" }, follow);
   }
 
   dropKept() {
@@ -301,7 +316,8 @@ export class GameView {
     box.append(legend);
     explainOnTap(m.svg, legend);
     if (S.role === ROLES.SPECTATOR) {
-      box.append(html("button", { type: "button", class: "btn small", onclick: () => { this.focus = seat; ov.close(); this.render(null); } }, "⤢"));
+      const pin = () => { this.focus = seat; this.follow = false; this.followButton?.setAttribute("aria-pressed", "false"); ov.close(); this.render(null); };
+      box.append(html("button", { type: "button", class: "btn small", "data-action": "watch-seat", "aria-label": this.L("watch_this"), title: this.L("watch_this"), onclick: pin }, "⤢"));
     }
   }
 

@@ -83,15 +83,14 @@ function fillPrompt(view, p) {
       seat?.bot ? html("span", { class: "badge" }, glyph("bot", 15), ` ${view.L("bot")}`) : null,
       seat && !seat.connected && !seat.bot ? html("span", { class: "badge away" }, view.L("away")) : null);
   }
-  if (pending.phase === "pick") {
-      // keyed by the round's order (not the turn), so that a morph keeps the list on the page and renderPrompt
-    // moves its marks; a list already on the page is listed by its key alone
-    const orderKey = JSON.stringify([S.game.state.order, names, view.lang]);
-    const kept = [...view.prompt.children].some((n) => n.getAttribute("data-key") === orderKey);
-    const order = kept ? html("ol", { "data-key": orderKey }) : pickOrder(S.game.state, names, SEAT_COLOURS, view.lang);
-    order?.setAttribute("data-key", orderKey);
-    add(order);
-  }
+  // shown the whole round, while a die is carried out too (dropped and drawn again at every pick, it cost each
+  // update a restyle and relayout of the bar); keyed by the round's order (not the turn), so that a morph keeps
+  // the list on the page and renderPrompt moves its marks; a list already on the page is listed by its key alone
+  const orderKey = JSON.stringify([S.game.state.order, names, view.lang]);
+  const kept = [...view.prompt.children].some((n) => n.getAttribute("data-key") === orderKey);
+  const order = kept ? html("ol", { "data-key": orderKey }) : pickOrder(S.game.state, names, SEAT_COLOURS, view.lang);
+  order?.setAttribute("data-key", orderKey);
+  add(order);
   if (view.roundNews) add(html("span", { class: `prompt-news ${view.roundNews.kind}`, "data-banner": "" }, view.roundNews.text));
   for (const n of view.notices) add(html("span", { class: "prompt-notice", role: "status", "data-notice": "wasted" }, `⚠ ${n}`));
 }

@@ -134,6 +134,28 @@ def test_the_spectator_sees_the_live_view_without_controls(room: dict[str, Any])
     watcher.wait_for_selector("[data-overlay=sheet] svg.sheet")
     watcher.click("[data-overlay=sheet] [data-action=close]")
     assert watcher.locator("[data-overlay=sheet]").count() == 0
+    _the_spectator_chooses_the_big_sheet(watcher)
+
+
+def _the_spectator_chooses_the_big_sheet(watcher: Any) -> None:
+    """The first seat's sheet is big, whoever is to move; on request the big sheet follows the player to move; the
+    ⤢ of an enlarged sheet keeps that seat big. Only the sheet shown is in the page unless following."""
+    shown = ".mine-box > .big-sheet:not(.parked)"
+    assert watcher.locator(shown).get_attribute("data-seat") == "0"
+    assert watcher.locator(".mine-box > .big-sheet").count() == 1
+    follow = watcher.locator("[data-action=follow]")
+    assert follow.get_attribute("aria-pressed") == "false"
+    follow.click()
+    watcher.wait_for_selector(f"{shown}[data-seat='{app(watcher)['pendingPlayer']}']")
+    assert follow.get_attribute("aria-pressed") == "true"
+    follow.click()
+    watcher.wait_for_selector(f"{shown}[data-seat='0']")
+    assert watcher.locator(".mine-box > .big-sheet").count() == 1
+    watcher.locator(".others-grid button.other[data-seat='1']").click()
+    watcher.click("[data-overlay=sheet] [data-action=watch-seat]")
+    watcher.wait_for_selector(f"{shown}[data-seat='1']")
+    assert watcher.locator(".mine-box > .big-sheet").count() == 1
+    assert watcher.locator("[data-overlay=sheet]").count() == 0
 
 
 def _pick(page: Any, rng: random.Random) -> str:

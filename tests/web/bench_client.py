@@ -1,9 +1,9 @@
 """The browser client's benchmark: first-load bytes, and update-to-paint of a 5-player game in headless Chromium,
 on desktop and with the CPU throttled 4x through the DevTools protocol (as for a mid-range phone), on two pages: a
-spectator's (the big sheet follows the player to move) and a player's (its own sheet big, its options drawn on its
-turns).
+spectator's (as it opens: the first seat's sheet big, every sheet small) and a player's (its own sheet big, its
+options drawn on its turns). On request a third: a spectator who chose to follow the player to move (`follow`).
 
-    python -m tests.web.bench_client [--decisions 60] [--views spectator player]
+    python -m tests.web.bench_client [--decisions 60] [--views spectator player follow]
 
 Five protocol clients play random legal decisions in a real `rajas serve`, one at a time: each waits until the
 page has painted the previous update. For a player's page, the page takes seat 2 by its device link
@@ -263,6 +263,9 @@ def watch(
         page.wait_for_function("window.__app && window.__app.screen === 'lobby'", timeout=20_000)
         players.run(players._start())
         page.wait_for_function("window.__app && window.__app.screen === 'game'", timeout=20_000)
+        if view == "follow":
+            page.click("[data-action=follow]")
+            page.wait_for_selector("[data-action=follow][aria-pressed=true]")
         seat = page.evaluate("window.__app.seat")
         assert seat == (2 if view == "player" else None), "the page holds the seat measured"
         page.wait_for_timeout(300)
@@ -329,9 +332,10 @@ def main() -> None:
     ap.add_argument(
         "--views",
         nargs="+",
-        choices=("spectator", "player"),
+        choices=("spectator", "player", "follow"),
         default=["spectator", "player"],
-        help="the pages measured: a spectator's, and a player's (seat 2) (default both)",
+        help="the pages measured: a spectator's, a player's (seat 2), a spectator following the player to move "
+        "(default the first two)",
     )
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
