@@ -2,171 +2,190 @@
 // the two dice rolled with karma, and the legal die / karma / keep / reroll / pass options.
 //
 //   renderDice(container, sheet, state, opts) -> {root, destroy()}
+//   keepTray(root, sheet, state, opts) -> true, or false when the tray cannot be brought there (another number
+//       of players): the caller draws it anew with renderDice
 //       sheet:  the sheet file as plain data (its `dice` list gives each die's colour and faces)
 //       state:  GameState.to_dict() (uses faces, where, reroll, players, start_player)
 //       opts:   {lang, options: pending.options, onDecide(wireDecision), names: [seat names], me: seat,
 //                current: the seat to move}
 //
-// A tray without options is brought up to date in place by keepTray (tray_keep.js), with the looks below.
+// The tray is drawn once and then brought up to date in place on every update, options and rolls included: a
+// die is one node for the whole game, moved between the middle, the elephant and the depots, its face drawn
+// again only when it shows another one. A die to choose is that node made a button (role, tab stop, classes);
+// one listener on the tray takes the clicks and keys. Drawing the tray anew (on a roll, around each of the
+// player's picks) was a third of a player's updates and their slowest (docs/benchmarks.md).
 
-import { el, html, inlineSvg, title } from "./svg.js";
+import { html, inlineSvg } from "./svg.js";
 import { t } from "./i18n.js";
-import { COLOURS, dieFace } from "./icons.js";
+import { slotLook, dieSvg, depotClass, depotLabel, elephantLabel, elephantIcon, karmaGlyph } from "./dice_looks.js";
 
 const MIDDLE = -1;
 const ELEPHANT = -2;
 export const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]); // the options the tray offers
 
-// drawn once per place and size (the tray and the bar show it on every update), cloned after that
-const elephants = new Map();
-export function elephantIcon(x, y, s) {
-  const key = `${x},${y},${s}`;
-  if (!elephants.has(key)) elephants.set(key, drawElephant(x, y, s));
-  return elephants.get(key).cloneNode(true);
-}
-
-function drawElephant(x, y, s) {
-  const g = el("g", { class: "elephant-icon" });
-  const grey = "#8e8a99";
-  const dark = "#5d586b";
-  g.append(
-    el("ellipse", { cx: x, cy: y, rx: s * 1.0, ry: s * 0.62, fill: grey, stroke: dark, "stroke-width": s * 0.05 }),
-    el("rect", { x: x - s * 0.8, y: y + s * 0.3, width: s * 0.28, height: s * 0.6, rx: s * 0.08, fill: grey, stroke: dark, "stroke-width": s * 0.05 }),
-    el("rect", { x: x - s * 0.35, y: y + s * 0.35, width: s * 0.28, height: s * 0.55, rx: s * 0.08, fill: grey, stroke: dark, "stroke-width": s * 0.05 }),
-    el("rect", { x: x + s * 0.15, y: y + s * 0.35, width: s * 0.28, height: s * 0.55, rx: s * 0.08, fill: grey, stroke: dark, "stroke-width": s * 0.05 }),
-    el("rect", { x: x + s * 0.55, y: y + s * 0.3, width: s * 0.28, height: s * 0.6, rx: s * 0.08, fill: grey, stroke: dark, "stroke-width": s * 0.05 }),
-    el("circle", { cx: x + s * 1.05, cy: y - s * 0.25, r: s * 0.48, fill: grey, stroke: dark, "stroke-width": s * 0.05 }),
-    el("path", { d: `M${x + s * 1.4},${y - s * 0.1} Q${x + s * 1.65},${y + s * 0.5} ${x + s * 1.45},${y + s * 0.9}`, fill: "none", stroke: grey, "stroke-width": s * 0.22, "stroke-linecap": "round" }),
-    el("ellipse", { cx: x + s * 0.8, cy: y - s * 0.2, rx: s * 0.28, ry: s * 0.38, fill: "#b3aec0", stroke: dark, "stroke-width": s * 0.04 }),
-    el("circle", { cx: x + s * 1.2, cy: y - s * 0.35, r: s * 0.06, fill: "#222" }),
-    // the saddle cloth where the die rests
-    el("path", { d: `M${x - s * 0.6},${y - s * 0.55} L${x + s * 0.45},${y - s * 0.55} L${x + s * 0.35},${y + s * 0.1} L${x - s * 0.5},${y + s * 0.1} Z`, fill: COLOURS.fame, stroke: "#e9b836", "stroke-width": s * 0.06 }),
-  );
-  return g;
-}
-
-// What a die's slot shows (its class and its words), a depot's class and label, the elephant's label: shared
-// with keepTray, which writes them into the tray on the page.
-export function slotLook(sheet, state, d, lang, extra = "") {
-  const die = sheet.dice[d];
-  const face = faceOf(sheet, state, d);
-  const label = `${t(die.colour === "purple" ? "market" : die.colour === "green" ? "province" : die.colour === "blue" ? "river" : "palace", lang)}: ${Array.isArray(face) ? face.map((f) => t(f, lang)).join(" + ") : t(face, lang)}`;
-  return { cls: `die-slot${extra}${(state.reroll || []).includes(d) ? " rerolled" : ""}`, label };
-}
-
-export function depotClass(seat, opts) {
-  return `depot${opts.current === seat ? " current" : ""}${opts.me === seat ? " me" : ""}`;
-}
-
-export function depotLabel(seat, names, lang) {
-  return `${t("depot", lang)} · ${names[seat]}`;
-}
-
-export function elephantLabel(state, names, lang) {
-  return `${t("elephant", lang)} · ${names[state.start_player] ?? ""}`;
-}
-
-export function faceOf(sheet, state, d) {
-  return sheet.dice[d].faces[state.faces[d]];
-}
-
-export function dieSvg(sheet, state, d, lang, size = 52) {
-  const die = sheet.dice[d];
-  return inlineSvg(size, dieFace(die.colour, faceOf(sheet, state, d), size / 2, size / 2, size / 2 - 3, lang));
-}
-
 export function renderDice(container, sheet, state, opts = {}) {
-  const lang = opts.lang;
-  const options = (opts.options || []).filter((w) => DIE_KINDS.has(w[0]));
+  const root = html("div", { class: "dice-tray" });
+  keepTray(root, sheet, state, opts);
+  container.append(root);
+  return { root, destroy() { root.remove(); } };
+}
+
+export function keepTray(root, sheet, state, opts) {
+  const T = root._tray || skeleton(root, state.players.length);
+  if (T.depots.length !== state.players.length) return false;
+  T.args = [sheet, state, opts];
+  const { lang } = opts;
   const names = opts.names || state.players.map((_, i) => t("seat", lang, { n: i + 1 }));
+  const options = (opts.options || []).filter((w) => DIE_KINDS.has(w[0]));
   const byKind = (k) => options.filter((w) => w[0] === k);
   const dieOpt = new Map(byKind("die").map((w) => [w[1][0], w]));
   const karmaOpt = new Map(byKind("karma").map((w) => [w[1][0], w]));
   const keepOpt = new Map(byKind("keep").map((w) => [w[1][0], w]));
-  const rerollOpt = byKind("reroll")[0];
-  const passOpt = byKind("pass")[0];
+  if (!karmaOpt.size) T.karmaMode = false;
+  T.onDecide = opts.onDecide;
+  T.done = false;
+  T.chosen = new Map();
+  put(root, "class", "dice-tray"); // (no longer decided: these are the new options)
   const rerolled = new Set(state.reroll || []);
-  let karmaMode = false;
-  let done = false;
-  const root = html("div", { class: "dice-tray" });
-  container.append(root);
 
-  const finish = (w) => {
-    if (done) return;
-    done = true;
-    root.classList.add("decided");
-    opts.onDecide?.(w);
-  };
-
-  const dieButton = (d, where) => {
-    let opt = null;
-    let extra = "";
-    if (keepOpt.has(d)) { opt = keepOpt.get(d); extra = " opt opt-keep"; }
-    else if (karmaMode && karmaOpt.has(d)) { opt = karmaOpt.get(d); extra = " opt opt-karma"; }
-    else if (!karmaMode && dieOpt.has(d)) { opt = dieOpt.get(d); extra = " opt opt-die"; }
+  const slot = (d, where) => {
+    const n = T.slots[d] || (T.slots[d] = html("span", { "data-die": d }));
+    const opt = keepOpt.get(d) || (T.karmaMode ? karmaOpt.get(d) : dieOpt.get(d));
+    if (opt) T.chosen.set(d, opt);
+    const extra = !opt ? "" : ` opt opt-${opt[0] === "keep" ? "keep" : T.karmaMode ? "karma" : "die"}`;
     const { cls, label } = slotLook(sheet, state, d, lang, extra);
-    const attrs = { class: cls, "data-die": d, "data-where": where, title: label, "aria-label": label };
-    if (opt) {
-      return html("button", { ...attrs, type: "button", "data-kind": opt[0], "data-option": opt[0], onclick: () => finish(opt) }, dieSvg(sheet, state, d, lang),
-        opt[0] === "keep" ? html("span", { class: "die-caption" }, t("keep", lang)) : null);
+    put(n, "class", cls);
+    put(n, "data-where", where);
+    put(n, "title", label);
+    const face = put(n, "aria-label", label);
+    if (face || !n.firstChild) {
+      const svg = dieSvg(sheet, state, d, lang);
+      if (n.firstChild) n.firstChild.replaceWith(svg); else n.prepend(svg);
     }
-    return html("span", attrs, dieSvg(sheet, state, d, lang));
+    for (const [name, value] of [["role", "button"], ["tabindex", "0"], ["data-kind", opt?.[0]], ["data-option", opt?.[0]]]) {
+      if (opt) put(n, name, value);
+      else if (n.hasAttribute(name)) n.removeAttribute(name);
+    }
+    // a die that stops being an option while it has the focus lets it go (the page then puts it on the next one)
+    if (!opt && document.activeElement === n) n.blur();
+    const caption = n.querySelector(":scope > .die-caption");
+    if (opt?.[0] === "keep" && !caption) n.append(html("span", { class: "die-caption" }, t("keep", lang)));
+    else if (opt?.[0] !== "keep" && caption) caption.remove();
+    return n;
   };
+  const dice = (where, place) => state.where.flatMap((w, d) => (w === where && !rerolled.has(d) ? [slot(d, place)] : []));
 
-  const render = () => {
-    root.replaceChildren();
-    const middle = html("div", { class: "tray-middle" }, html("div", { class: "tray-label" }, t("middle", lang)));
-    const row = html("div", { class: "tray-dice" });
-    // while rerolling with karma, the two rolled dice are shown in their own box only
-    state.where.forEach((w, d) => { if (w === MIDDLE && !rerolled.has(d)) row.append(dieButton(d, "middle")); });
-    middle.append(row);
-
-    const eleDie = state.where.findIndex((w, d) => w === ELEPHANT && !rerolled.has(d));
-    const elephant = html("div", { class: "tray-elephant" },
-      html("div", { class: "tray-label" }, elephantLabel(state, names, lang)),
-      html("div", { class: "elephant-box" },
-        inlineSvg(64, elephantIcon(38, 36, 24), 84),
-        eleDie >= 0 ? dieButton(eleDie, "elephant") : null));
-
-    const depots = html("div", { class: "tray-depots" });
-    state.players.forEach((p, seat) => {
-      const dice = [];
-      state.where.forEach((w, d) => { if (w === seat) dice.push(dieButton(d, `depot-${seat}`)); });
-      depots.append(html("div", { class: depotClass(seat, opts), "data-seat": seat },
-        html("div", { class: "tray-label" }, depotLabel(seat, names, lang)),
-        html("div", { class: "depot-dice" }, dice.length ? dice : html("span", { class: "depot-empty" }, "–"))));
-    });
-
-    root.append(html("div", { class: "tray-top" }, middle, elephant));
-
-    if (state.reroll) {
-      const box = html("div", { class: "tray-reroll" }, html("div", { class: "tray-label" }, t("rerolled", lang)),
-        html("div", { class: "tray-dice" }, state.reroll.map((d) => dieButton(d, "reroll"))));
-      if (rerollOpt) box.append(html("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onclick: () => finish(rerollOpt) }, t("reroll_again", lang)));
-      root.append(box);
-    }
-
-    const actions = html("div", { class: "tray-actions" });
-    if (karmaOpt.size) {
-      const karmaLeft = opts.me !== undefined && state.players[opts.me] ? state.players[opts.me].karma_gained - state.players[opts.me].karma_used : null;
-      actions.append(html("button", { type: "button", class: `action action-karma${karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "data-option": "karma-mode", "aria-pressed": karmaMode ? "true" : "false", onclick: () => { karmaMode = !karmaMode; render(); (root.querySelector(".opt-karma") || root.querySelector(".action-karma"))?.focus(); } },
-        inlineSvg(22, karmaGlyph(11, 11, 10)), ` ${t("karma_reroll", lang)}${karmaLeft !== null ? ` (${t("karma_left", lang, { n: karmaLeft })})` : ""}`));
-      if (karmaMode) actions.append(html("div", { class: "tray-hint" }, t("karma_pick", lang)));
-    }
-    if (passOpt) actions.append(html("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", onclick: () => finish(passOpt) }, t("pass", lang)));
-    if (actions.childNodes.length) root.append(actions);
-    root.append(depots);
-  };
-  render();
-  return { root, destroy() { root.remove(); } };
+  put(T.middleLabel, "text", t("middle", lang));
+  place(T.middle, dice(MIDDLE, "middle"));
+  put(T.elephantLabel, "text", elephantLabel(state, names, lang));
+  place(T.elephantBox, [T.elephant, ...dice(ELEPHANT, "elephant")]);
+  // while rerolling with karma, the two rolled dice are shown in their own box only
+  T.reroll.hidden = !state.reroll;
+  if (state.reroll) {
+    place(T.rerollDice, state.reroll.map((d) => slot(d, "reroll")));
+    put(T.rerollLabel, "text", t("rerolled", lang));
+  }
+  const rerollOpt = byKind("reroll")[0];
+  drawn(T, "rerollButton", rerollOpt ? [lang] : null, () => html("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onclick: () => finish(T, root, T.rerollOpt) }, t("reroll_again", lang)), T.reroll);
+  T.rerollOpt = rerollOpt;
+  actions(T, root, state, opts, karmaOpt, byKind("pass")[0]);
+  T.depots.forEach((depot, seat) => {
+    put(depot, "class", depotClass(seat, opts));
+    put(depot.firstChild, "text", depotLabel(seat, names, lang));
+    const held = dice(seat, `depot-${seat}`);
+    place(depot.lastChild, held.length ? held : [depot._empty]);
+  });
+  return true;
 }
 
-function karmaGlyph(x, y, r) {
-  const g = el("g", null, el("circle", { cx: x, cy: y, r, fill: COLOURS.karma }), el("circle", { cx: x, cy: y, r: r * 0.5, fill: "none", stroke: "#fff", "stroke-width": r * 0.14 }));
-  for (let i = 0; i < 8; i++) {
-    const a = (Math.PI * i) / 4;
-    g.append(el("line", { x1: x + Math.cos(a) * r * 0.15, y1: y + Math.sin(a) * r * 0.15, x2: x + Math.cos(a) * r * 0.72, y2: y + Math.sin(a) * r * 0.72, stroke: "#fff", "stroke-width": r * 0.1 }));
+// The tray's boxes, made once: the middle and the elephant, the karma reroll's box, the actions, the depots.
+function skeleton(root, players) {
+  const T = { slots: [], karmaMode: false, chosen: new Map() };
+  T.middle = html("div", { class: "tray-dice" });
+  T.elephantLabel = html("div", { class: "tray-label" });
+  T.elephant = inlineSvg(64, elephantIcon(38, 36, 24), 84);
+  T.elephantBox = html("div", { class: "elephant-box" }, T.elephant);
+  T.middleLabel = html("div", { class: "tray-label" });
+  T.rerollLabel = html("div", { class: "tray-label" });
+  T.rerollDice = html("div", { class: "tray-dice" });
+  T.reroll = html("div", { class: "tray-reroll", hidden: true }, T.rerollLabel, T.rerollDice);
+  T.actions = html("div", { class: "tray-actions", hidden: true });
+  T.depots = Array.from({ length: players }, (_, seat) => {
+    const depot = html("div", { class: "depot", "data-seat": seat }, html("div", { class: "tray-label" }), html("div", { class: "depot-dice" }));
+    depot._empty = html("span", { class: "depot-empty" }, "–");
+    return depot;
+  });
+  root.replaceChildren(
+    html("div", { class: "tray-top" }, html("div", { class: "tray-middle" }, T.middleLabel, T.middle),
+      html("div", { class: "tray-elephant" }, T.elephantLabel, T.elephantBox)),
+    T.reroll, T.actions, html("div", { class: "tray-depots" }, T.depots));
+  // a die to choose is a span made a button: its clicks, and Enter or Space on it, come here
+  const choose = (ev) => {
+    const n = ev.target.closest?.("[data-die][role=button]");
+    const opt = n && root.contains(n) ? T.chosen.get(Number(n.dataset.die)) : null;
+    if (!opt) return;
+    ev.preventDefault();
+    finish(T, root, opt);
+  };
+  root.addEventListener("click", choose);
+  root.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") choose(ev); });
+  root._tray = T;
+  return T;
+}
+
+function finish(T, root, w) {
+  if (T.done || !w) return;
+  T.done = true;
+  root.classList.add("decided");
+  T.onDecide?.(w);
+}
+
+// The karma chooser (with the karma left) and pass, drawn again only when what they show changed.
+function actions(T, root, state, opts, karmaOpt, passOpt) {
+  const { lang } = opts;
+  const me = opts.me !== undefined ? state.players[opts.me] : null;
+  const karmaLeft = karmaOpt.size && me ? me.karma_gained - me.karma_used : null;
+  const key = JSON.stringify([lang, karmaOpt.size > 0, T.karmaMode, karmaLeft, !!passOpt]);
+  T.passOpt = passOpt;
+  if (key === T.actionsKey) return;
+  T.actionsKey = key;
+  const toggle = () => {
+    T.karmaMode = !T.karmaMode;
+    keepTray(root, ...T.args);
+    (root.querySelector(".opt-karma") || root.querySelector(".action-karma"))?.focus();
+  };
+  const kids = [];
+  if (karmaOpt.size) {
+    kids.push(html("button", { type: "button", class: `action action-karma${T.karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "data-option": "karma-mode", "aria-pressed": T.karmaMode ? "true" : "false", onclick: toggle },
+      inlineSvg(22, karmaGlyph(11, 11, 10)), ` ${t("karma_reroll", lang)}${karmaLeft !== null ? ` (${t("karma_left", lang, { n: karmaLeft })})` : ""}`));
+    if (T.karmaMode) kids.push(html("div", { class: "tray-hint" }, t("karma_pick", lang)));
   }
-  g.append(title("karma"));
-  return g;
+  if (passOpt) kids.push(html("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", onclick: () => finish(T, root, T.passOpt) }, t("pass", lang)));
+  T.actions.replaceChildren(...kids);
+  T.actions.hidden = !kids.length;
+}
+
+// `T[name]`, a node drawn by `make` while `key` is not null (again when it changes), kept at the end of `parent`.
+function drawn(T, name, key, make, parent) {
+  const k = key && JSON.stringify(key);
+  if (k === T[`${name}Key`]) return;
+  T[`${name}Key`] = k;
+  T[name]?.remove();
+  T[name] = k ? make() : null;
+  if (T[name]) parent.append(T[name]);
+}
+
+// `parent`'s children made `kids`, in order, moving the nodes that are elsewhere (a node is never made twice).
+function place(parent, kids) {
+  const want = new Set(kids);
+  for (const c of [...parent.children]) if (!want.has(c)) c.remove(); // first, so that the others need not move
+  kids.forEach((k, i) => { if (parent.children[i] !== k) parent.insertBefore(k, parent.children[i] || null); });
+}
+
+// An attribute (or, for "text", the text) written only when it changes; true when it did.
+function put(n, name, value) {
+  const was = name === "text" ? n.textContent : n.getAttribute(name);
+  if (was === String(value)) return false;
+  if (name === "text") n.textContent = value; else n.setAttribute(name, value);
+  return true;
 }

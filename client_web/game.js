@@ -3,11 +3,10 @@
 // change, round / game end announcements and the final score table.
 
 import { glyph } from "./glyphs.js";
-import { html, morph } from "./svg.js";
+import { html } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
-import { renderDice, DIE_KINDS } from "./dice.js";
-import { keepTray } from "./tray_keep.js";
+import { renderDice, keepTray, DIE_KINDS } from "./dice.js";
 import { ROLES, STATUS, MSG } from "./protocol.js";
 import { explainOnTap, zoomable, settleFocus } from "./play_aids.js";
 import { helpButton } from "./help.js";
@@ -112,21 +111,14 @@ export class GameView {
     this.controlsReady = false;
     this.renderPrompt();
     renderUndo(this);
-    // the tray is drawn again when its dice, their places or its options changed; a tray without options (a
-    // spectator's, and a player's but while a die of theirs is carried out on the sheet) is kept
+    // the tray is brought up to date in place (dice.js) when its dice, their places or its options changed
     const trayOptions = options.filter((w) => DIE_KINDS.has(w[0]));
     const trayKey = trayOptions.length ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
-      // a tray without options (no listeners) is brought up to date in place (tray_keep.js), or while a reroll
-      // shows drawn and morphed into the one on the page, unless the dice were rolled (their roll plays on fresh
-      // nodes); a tray with options is drawn anew
-      const rolled = (events || []).some((e) => e.type === "dice_rolled");
-      const inPlace = trayKey && this.trayKey && this.tray && !rolled;
       const trayOpts = { lang: this.lang, options: trayOptions, onDecide, names, me: me ?? undefined, current: pending.player };
-      if (!(inPlace && keepTray(this.tray.root, S.sheet, state, trayOpts))) {
-        const tray = renderDice(html("div"), S.sheet, state, trayOpts);
-        if (inPlace) morph(this.tray.root, tray.root);
-        else { this.tray?.destroy(); this.tray = tray; this.trayBox.append(tray.root); }
+      if (!this.tray || !keepTray(this.tray.root, S.sheet, state, trayOpts)) {
+        this.tray?.destroy();
+        this.tray = renderDice(this.trayBox, S.sheet, state, trayOpts);
       }
     }
     this.trayKey = trayKey;

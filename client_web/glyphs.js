@@ -1,7 +1,7 @@
 // Small inline SVG glyphs for the app's chrome (no emoji font is needed anywhere).
 
 import { el, inlineSvg } from "./svg.js";
-import { elephantIcon } from "./dice.js";
+import { elephantIcon } from "./dice_looks.js";
 
 const P = {
   crown: (c) => [el("path", { d: "M3,17 L3,7 L8,11 L12,4 L16,11 L21,7 L21,17 Z", fill: c || "#e9b836", stroke: "#8a6410", "stroke-width": 1.4, "stroke-linejoin": "round" })],

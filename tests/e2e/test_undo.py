@@ -45,7 +45,7 @@ def _both_see(pages: dict[int, Any], v: int, text: str) -> None:
 def _karma_then_refused(page: Any) -> None:
     """The player spends karma: new dice are rolled, so nothing before can be taken back."""
     page.locator(".dice-tray button.action-karma").click()
-    page.locator(".dice-tray button.opt-karma").first.click()
+    page.locator(".dice-tray [role=button].opt-karma").first.click()
     a = _settled(page)
     assert a["phase"] == "reroll" and a["undo"] == 0
     assert page.locator(UNDO).count() == 0

@@ -221,11 +221,24 @@ def test_river_and_upgrade_targets(page: Any, base_url: str, name: str, kind: st
 def test_dice_tray_takes_a_legal_die(page: Any, base_url: str) -> None:
     open_demo(page, base_url, "start")
     legal = options(fixture("start"))
-    dice = page.locator(".dice-tray button.opt-die")
+    dice = page.locator(".dice-tray [role=button].opt-die")
     assert dice.count() == sum(1 for o in legal if o[0] == "die")
     dice.nth(2).click()
     got = decisions(page)
     assert len(got) == 1 and got[0] in legal and got[0][0] == "die"
+
+
+def test_a_die_is_taken_with_the_keyboard_too(page: Any, base_url: str) -> None:
+    """A die to choose is a tab stop named by its face; Space (or Enter) on it takes it, once."""
+    open_demo(page, base_url, "start")
+    legal = options(fixture("start"))
+    die = page.locator(".dice-tray [role=button].opt-die").nth(1)
+    assert die.get_attribute("tabindex") == "0" and die.get_attribute("aria-label")
+    die.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Enter")
+    got = decisions(page)
+    assert got == [["die", [int(die.get_attribute("data-die") or -1)], -1]] and got[0] in legal
 
 
 def test_karma_reroll_button_then_die(page: Any, base_url: str) -> None:
@@ -234,9 +247,9 @@ def test_karma_reroll_button_then_die(page: Any, base_url: str) -> None:
     karma_dice = sorted(o[1][0] for o in legal if o[0] == "karma")
     assert page.locator(".dice-tray .opt-karma").count() == 0
     page.locator(".dice-tray button.action-karma").click()
-    got = page.locator(".dice-tray button.opt-karma").evaluate_all("ns => ns.map(n => +n.dataset.die)")
+    got = page.locator(".dice-tray [role=button].opt-karma").evaluate_all("ns => ns.map(n => +n.dataset.die)")
     assert sorted(got) == karma_dice
-    page.locator(f'.dice-tray button.opt-karma[data-die="{karma_dice[0]}"]').click()
+    page.locator(f'.dice-tray [role=button].opt-karma[data-die="{karma_dice[0]}"]').click()
     assert decisions(page) == [["karma", [karma_dice[0]], -1]]
 
 
@@ -246,7 +259,7 @@ def test_reroll_shows_the_two_dice_and_keeps_one(page: Any, base_url: str) -> No
     legal = options(fx)
     shown = page.locator(".tray-reroll .die-slot").evaluate_all("ns => ns.map(n => +n.dataset.die)")
     assert sorted(shown) == sorted(fx["state"]["reroll"])
-    keep = page.locator(".tray-reroll button.opt-keep")
+    keep = page.locator(".tray-reroll [role=button].opt-keep")
     assert keep.count() == sum(1 for o in legal if o[0] == "keep")
     keep.first.click()
     got = decisions(page)
