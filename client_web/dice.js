@@ -66,8 +66,6 @@ export function keepTray(root, sheet, state, opts) {
       if (opt) put(n, name, value);
       else if (n.hasAttribute(name)) n.removeAttribute(name);
     }
-    // a die that stops being an option while it has the focus lets it go (the page then puts it on the next one)
-    if (!opt && document.activeElement === n) n.blur();
     const caption = n.querySelector(":scope > .die-caption");
     if (opt?.[0] === "keep" && !caption) n.append(html("span", { class: "die-caption" }, t("keep", lang)));
     else if (opt?.[0] !== "keep" && caption) caption.remove();

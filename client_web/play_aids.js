@@ -37,7 +37,9 @@ export function settleFocus(root, prompt, layers) {
     window.scrollBy({ top: dy, left: 0, behavior: "instant" });
   }
   const active = document.activeElement;
-  const lost = !active || active === document.body || !active.isConnected;
+  // (a die of the tray is kept when it stops being an option, its focus with it: lost too; a blur() would have
+  // forced a style and layout pass in the middle of the update)
+  const lost = !active || active === document.body || !active.isConnected || (active.dataset?.die !== undefined && !active.hasAttribute("tabindex"));
   if (lost && !layers.querySelector("[data-overlay]")) list[0].focus({ preventScroll: true });
 }
 
