@@ -56,7 +56,9 @@ function fillPrompt(view, p) {
   p.className = `prompt${mine ? " mine" : ""}`;
   p.style.setProperty("--seat", SEAT_COLOURS[who] || "#666");
   p.dataset.player = String(who);
-  const icon = pending.effect && pending.effect[0] !== "bonus" ? inlineSvg(30, bonusIcon(effectBonus(pending.effect), 15, 15, 13, lang)) : null;
+  // the icon's place is kept when there is none (an empty, hidden span): the morph then changes that one node,
+  // instead of every node after it shifting by one and being drawn again
+  const icon = pending.effect && pending.effect[0] !== "bonus" ? inlineSvg(30, bonusIcon(effectBonus(pending.effect), 15, 15, 13, lang)) : html("span", { class: "prompt-icon", hidden: true });
   if (mine) {
     let text;
     if (pending.phase === "pick") {
