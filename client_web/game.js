@@ -191,7 +191,7 @@ export class GameView {
     }
     this.renderedLang = this.lang;
     this.controlsReady = interactive;
-    if (interactive) settleFocus(this.el, this.prompt, this.layers);
+    if (interactive) settleFocus(this.left, this.prompt, this.layers); // (the options are all in the tray and the sheet's column)
   }
 
   // The screen's parts, empty; drawn anew after a change of language (or of sheet).
@@ -216,7 +216,7 @@ export class GameView {
     this.logList = null;
     this.body.replaceChildren(this.bar, this.prompt,
       html("div", { class: "game-main" },
-        html("div", { class: "game-left" }, this.trayBox, this.watchTools(me), this.mineBox),
+        this.left = html("div", { class: "game-left" }, this.trayBox, this.watchTools(me), this.mineBox),
         html("aside", { class: "game-side" }, this.playersBox, emailDetails(this.actions, (k, v) => this.L(k, v)), this.othersBox, this.logBox)));
   }
 
