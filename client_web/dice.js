@@ -15,7 +15,7 @@
 // one listener on the tray takes the clicks and keys. Drawing the tray anew (on a roll, around each of the
 // player's picks) was a third of a player's updates and their slowest (docs/benchmarks.md).
 
-import { html, inlineSvg } from "./svg.js";
+import { html, inlineSvg, put } from "./svg.js";
 import { t } from "./i18n.js";
 import { slotLook, dieSvg, depotClass, depotLabel, elephantLabel, elephantIcon, karmaGlyph } from "./dice_looks.js";
 
@@ -83,8 +83,15 @@ export function keepTray(root, sheet, state, opts) {
     place(T.rerollDice, state.reroll.map((d) => slot(d, "reroll")));
     put(T.rerollLabel, "text", t("rerolled", lang));
   }
+  // "reroll again" while it is an option, drawn again only in another language
   const rerollOpt = byKind("reroll")[0];
-  drawn(T, "rerollButton", rerollOpt ? [lang] : null, () => html("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onclick: () => finish(T, root, T.rerollOpt) }, t("reroll_again", lang)), T.reroll);
+  const rerollKey = rerollOpt ? lang : null;
+  if (rerollKey !== T.rerollKey) {
+    T.rerollKey = rerollKey;
+    T.rerollButton?.remove();
+    T.rerollButton = rerollOpt ? html("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onclick: () => finish(T, root, T.rerollOpt) }, t("reroll_again", lang)) : null;
+    if (T.rerollButton) T.reroll.append(T.rerollButton);
+  }
   T.rerollOpt = rerollOpt;
   actions(T, root, state, opts, karmaOpt, byKind("pass")[0]);
   T.depots.forEach((depot, seat) => {
@@ -163,27 +170,9 @@ function actions(T, root, state, opts, karmaOpt, passOpt) {
   T.actions.hidden = !kids.length;
 }
 
-// `T[name]`, a node drawn by `make` while `key` is not null (again when it changes), kept at the end of `parent`.
-function drawn(T, name, key, make, parent) {
-  const k = key && JSON.stringify(key);
-  if (k === T[`${name}Key`]) return;
-  T[`${name}Key`] = k;
-  T[name]?.remove();
-  T[name] = k ? make() : null;
-  if (T[name]) parent.append(T[name]);
-}
-
 // `parent`'s children made `kids`, in order, moving the nodes that are elsewhere (a node is never made twice).
 function place(parent, kids) {
   const want = new Set(kids);
   for (const c of [...parent.children]) if (!want.has(c)) c.remove(); // first, so that the others need not move
   kids.forEach((k, i) => { if (parent.children[i] !== k) parent.insertBefore(k, parent.children[i] || null); });
-}
-
-// An attribute (or, for "text", the text) written only when it changes; true when it did.
-function put(n, name, value) {
-  const was = name === "text" ? n.textContent : n.getAttribute(name);
-  if (was === String(value)) return false;
-  if (name === "text") n.textContent = value; else n.setAttribute(name, value);
-  return true;
 }

@@ -3,7 +3,7 @@
 // change, round / game end announcements and the final score table.
 
 import { glyph } from "./glyphs.js";
-import { html } from "./svg.js";
+import { html, put } from "./svg.js";
 import { t } from "./i18n.js";
 import { mountSheet, updateSheet, bindOptions } from "./sheet.js";
 import { renderDice, keepTray, DIE_KINDS } from "./dice.js";
@@ -151,6 +151,7 @@ export class GameView {
       if (parked) e.m.wrap.setAttribute("aria-hidden", "true"); else e.m.wrap.removeAttribute("aria-hidden");
     }
     if (entry.m.wrap.parentNode !== this.mineBox) this.mineBox.append(entry.m.wrap);
+    if (this.followButton) put(this.followButton, "aria-pressed", String(this.follow));
     if (interactive) {
       const panel = html("div", { class: "choices", "aria-live": "polite", "data-panel": "choices" });
       entry.m.wrap.prepend(panel); // the choices above the sheet: next to the bar that asks for them
@@ -222,11 +223,12 @@ export class GameView {
 
   // A spectator's choice of the big sheet: follow the player to move, or stay on one seat (⤢ on a small sheet).
   watchTools(me) {
+    this.followButton = null;
     if (me !== null || this.S.role !== ROLES.SPECTATOR) return null;
-    const follow = html("button", { type: "button", class: "btn small follow", "data-action": "follow", "aria-pressed": String(this.follow),
-      onclick: () => { this.follow = !this.follow; follow.setAttribute("aria-pressed", String(this.follow)); this.render(null); } }, this.L("follow_mover"));
-    this.followButton = follow;
-    return html("div", { class: "watch-tools" }, follow);
+    // (its aria-pressed is written by render, from this.follow)
+    this.followButton = html("button", { type: "button", class: "btn small follow", "data-action": "follow",
+      onclick: () => { this.follow = !this.follow; this.render(null); } }, this.L("follow_mover"));
+    return html("div", { class: "watch-tools" }, this.followButton);
   }
 
   dropKept() {
@@ -308,7 +310,7 @@ export class GameView {
     box.append(legend);
     explainOnTap(m.svg, legend);
     if (S.role === ROLES.SPECTATOR) {
-      const pin = () => { this.focus = seat; this.follow = false; this.followButton?.setAttribute("aria-pressed", "false"); ov.close(); this.render(null); };
+      const pin = () => { this.focus = seat; this.follow = false; ov.close(); this.render(null); };
       box.append(html("button", { type: "button", class: "btn small", "data-action": "watch-seat", "aria-label": this.L("watch_this"), title: this.L("watch_this"), onclick: pin }, "⤢"));
     }
   }

@@ -2,7 +2,7 @@
 // log, drawn again only when what they show changed (the log appends its new lines).
 
 import { glyph } from "./glyphs.js";
-import { html } from "./svg.js";
+import { html, put } from "./svg.js";
 import { overlapWords } from "./words.js";
 import { SEAT_COLOURS } from "./game.js";
 
@@ -36,9 +36,9 @@ export function renderPlayers(view) {
     if (!p) return;
     const r = box._rows[n] || (box._rows[n] = playerRow(view, box._list));
     n += 1;
-    put(r.li, "className", `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`);
-    put(r.li.dataset, "seat", String(i));
-    put(r.li.dataset, "connected", s.connected ? "1" : "0");
+    put(r.li, "class", `player${pending.player === i ? " current" : ""}${i === me ? " you" : ""}`);
+    put(r.li, "data-seat", String(i));
+    put(r.li, "data-connected", s.connected ? "1" : "0");
     const head = JSON.stringify([i, s.name, i === me, state.start_player === i, S.room.host === s.id]);
     if (r.head !== head) {
       r.head = head;
@@ -47,13 +47,13 @@ export function renderPlayers(view) {
         state.start_player === i && html("span", { class: "holder", title: view.L("elephant") }, glyph("elephant", 18)),
         S.room.host === s.id && html("span", { class: "holder", title: view.L("host") }, glyph("crown", 15))].filter(Boolean));
     }
-    put(r.fame, "textContent", `★ ${p.fame}`);
-    put(r.money, "textContent", `₹ ${p.money}`);
-    put(r.karma, "textContent", `☸ ${p.karma_gained - p.karma_used}`);
-    put(r.overlap, "textContent", overlapWords(p.overlap, view.lang));
-    put(r.overlap, "className", `stat overlap${p.overlap >= 0 ? " crossed" : ""}`);
-    put(r.presence, "className", `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}`);
-    put(r.said, "textContent", s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"));
+    put(r.fame, "text", `★ ${p.fame}`);
+    put(r.money, "text", `₹ ${p.money}`);
+    put(r.karma, "text", `☸ ${p.karma_gained - p.karma_used}`);
+    put(r.overlap, "text", overlapWords(p.overlap, view.lang));
+    put(r.overlap, "class", `stat overlap${p.overlap >= 0 ? " crossed" : ""}`);
+    put(r.presence, "class", `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}`);
+    put(r.said, "text", s.bot ? view.L("bot") : s.connected ? view.L("online") : view.L("away"));
   });
   for (const r of box._rows.splice(n)) r.li.remove();
   if (box._count.dataset.n !== String(S.room.spectators)) {
@@ -75,10 +75,6 @@ function playerRow(view, list) {
 }
 
 // Writes a property only when it changes (an equal value written again still restyles or relayouts).
-function put(obj, prop, value) {
-  if (obj[prop] !== value) obj[prop] = value;
-}
-
 export function renderLog(view) {
   const S = view.S;
   const lines = S.log.slice(-LOG_KEEP);

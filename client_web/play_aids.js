@@ -17,6 +17,8 @@ function stickyBottom(prompt) {
   return b;
 }
 
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex], [contenteditable]";
+
 // After the options were drawn: bring the ones a player chooses from (the HTML buttons) into view, and put
 // the focus on the first of them unless the player is somewhere else (an overlay, a control of the bar).
 export function settleFocus(root, prompt, layers) {
@@ -37,9 +39,9 @@ export function settleFocus(root, prompt, layers) {
     window.scrollBy({ top: dy, left: 0, behavior: "instant" });
   }
   const active = document.activeElement;
-  // (a die of the tray is kept when it stops being an option, its focus with it: lost too; a blur() would have
-  // forced a style and layout pass in the middle of the update)
-  const lost = !active || active === document.body || !active.isConnected || (active.dataset?.die !== undefined && !active.hasAttribute("tabindex"));
+  // (a node kept when it stops being a control, like a die of the tray no longer to choose, keeps the focus until
+  // here: lost too; a blur() would have forced a style and layout pass in the middle of the update)
+  const lost = !active || active === document.body || !active.isConnected || !active.matches(FOCUSABLE);
   if (lost && !layers.querySelector("[data-overlay]")) list[0].focus({ preventScroll: true });
 }
 

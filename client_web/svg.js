@@ -108,3 +108,12 @@ function morphKeyed(a, b) {
 function keyOf(n) {
   return n.nodeType === Node.ELEMENT_NODE ? n.getAttribute("data-key") : null;
 }
+
+// An attribute (or, for "text", the text) written only when it changes, so that the page restyles nothing
+// when nothing changed; true when it did.
+export function put(n, name, value) {
+  const was = name === "text" ? n.textContent : n.getAttribute(name);
+  if (was === String(value)) return false;
+  if (name === "text") n.textContent = value; else n.setAttribute(name, value);
+  return true;
+}
