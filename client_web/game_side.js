@@ -74,7 +74,6 @@ function playerRow(view, list) {
   return r;
 }
 
-// Writes a property only when it changes (an equal value written again still restyles or relayouts).
 export function renderLog(view) {
   const S = view.S;
   const lines = S.log.slice(-LOG_KEEP);
