@@ -59,6 +59,7 @@ export class GameView {
 
   destroy() {
     clearInterval(this.clockTimer);
+    this.logSight?.disconnect();
     this.steady?.forEach((stop) => stop());
     this.dropKept();
     this.el.remove();

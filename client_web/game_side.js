@@ -76,6 +76,9 @@ function playerRow(view, list) {
 
 export function renderLog(view) {
   const S = view.S;
+  // a log out of sight is brought up to date when it comes into view (an IntersectionObserver): at 1280x900 the
+  // side column shows it only when scrolled, a phone far below the sheet, and its lines were a tenth of an update
+  if (view.logList && view.logOutOfSight && view.logLang === S.lang) return;
   const lines = S.log.slice(-LOG_KEEP);
   const at = view.logList && view.logLang === S.lang ? lines.lastIndexOf(view.logLast) : -1;
   if (at < 0 || !view.logList) {
@@ -86,6 +89,15 @@ export function renderLog(view) {
       const top = list.scrollTop;
       view.logAtEnd = top === view.logTop || top + list.clientHeight >= list.scrollHeight - 8;
     }, { passive: true });
+    view.logSight?.disconnect();
+    view.logOutOfSight = false; // (until the observer says otherwise)
+    view.logSight = new IntersectionObserver((entries) => {
+      const away = !entries[entries.length - 1].isIntersecting;
+      const back = view.logOutOfSight && !away;
+      view.logOutOfSight = away;
+      if (back && view.logList === list) renderLog(view);
+    });
+    view.logSight.observe(list);
     view.logList = list;
     view.logAtEnd = true;
     view.logBox.replaceChildren(html("h2", null, view.L("log")), list);

@@ -168,8 +168,9 @@ def test_a_whole_game_by_keyboard_alone_with_no_serious_axe_violation(server: st
     winner = host.evaluate("window.__app.seat") if host.locator("tr.winner[data-seat='0']").count() else None
     if winner == 0:
         assert host.inner_text("[data-overlay=result] [data-winner-text]").strip().endswith("You win!")
-    # a change of language re-words the log that is already there
-    assert "The dice seed is revealed" in host.inner_text(".log-list")
+    # a change of language re-words the log that is already there (brought up to date when it comes into view)
+    host.locator(".log-list").scroll_into_view_if_needed()
+    host.wait_for_selector(".log-list .log-line:has-text('The dice seed is revealed')")
     host.select_option(".game-bar .lang-select", "nl")
     host.wait_for_selector(".log-list .log-line:has-text('Het dobbelzaad is onthuld')")
     assert "The dice seed is revealed" not in host.inner_text(".log-list")

@@ -261,6 +261,16 @@ def test_play_a_whole_game_by_clicking(room: dict[str, Any]) -> None:
     assert watcher.locator("[data-option]").count() == 0
 
 
+def test_the_log_shows_the_last_line_once_it_is_seen(room: dict[str, Any]) -> None:
+    """The side column's log is written while it can be seen (game_side.js): out of sight it waits, and scrolled
+    into view it catches up with every line of the game, the last update's included (the dice seed)."""
+    for p in (room["host"], room["guest"], room["watcher"]):
+        p.locator("[data-log]").scroll_into_view_if_needed()
+        p.wait_for_selector(".log-list .log-line:has-text('The dice seed is revealed')")
+        shown = p.locator(".log-list .log-line").count()
+        assert min(150, app(p)["logLines"]) <= shown <= 200  # (the oldest lines go in batches of 50)
+
+
 def test_the_final_scores_appear_for_everyone(room: dict[str, Any]) -> None:
     host, guest, watcher = room["host"], room["guest"], room["watcher"]
     for p in (host, guest, watcher):

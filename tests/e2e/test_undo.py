@@ -39,6 +39,7 @@ def _undo_button_is_usable(page: Any) -> None:
 def _both_see(pages: dict[int, Any], v: int, text: str) -> None:
     for p in pages.values():
         wait_app(p, f"a.v >= {v}")
+        p.locator("[data-log]").scroll_into_view_if_needed()  # (a log out of sight is written when it is seen)
         p.wait_for_function(f"{LOG}.includes({text!r})")
 
 
