@@ -7,7 +7,7 @@
 //       sheet:  the sheet file as plain data (its `dice` list gives each die's colour and faces)
 //       state:  GameState.to_dict() (uses faces, where, reroll, players, start_player)
 //       opts:   {lang, options: pending.options, onDecide(wireDecision), names: [seat names], me: seat,
-//                current: the seat to move}
+//                current: the seat to move, settle(): brings the options into view after a karma toggle}
 //
 // The tray is drawn once and then brought up to date in place on every update, options and rolls included: a
 // die is one node for the whole game, moved between the middle, the elephant and the depots, its face drawn
@@ -154,10 +154,13 @@ function actions(T, root, state, opts, karmaOpt, passOpt) {
   T.passOpt = passOpt;
   if (key === T.actionsKey) return;
   T.actionsKey = key;
+  // the dice to reroll take the focus; the page (opts.settle) then brings them out from under its sticky bar, where
+  // the focus's own scrolling can leave them on a phone
   const toggle = () => {
     T.karmaMode = !T.karmaMode;
     keepTray(root, ...T.args);
-    (root.querySelector(".opt-karma") || root.querySelector(".action-karma"))?.focus();
+    (root.querySelector(".opt-karma") || root.querySelector(".action-karma"))?.focus({ preventScroll: !!opts.settle });
+    opts.settle?.();
   };
   const kids = [];
   if (karmaOpt.size) {

@@ -116,7 +116,8 @@ export class GameView {
     const trayOptions = options.filter((w) => DIE_KINDS.has(w[0]));
     const trayKey = trayOptions.length ? null : JSON.stringify([state.faces, state.where, state.reroll, state.start_player, pending.player, state.players.length]);
     if (!trayKey || trayKey !== this.trayKey) {
-      const trayOpts = { lang: this.lang, options: trayOptions, onDecide, names, me: me ?? undefined, current: pending.player };
+      const trayOpts = { lang: this.lang, options: trayOptions, onDecide, names, me: me ?? undefined, current: pending.player,
+        settle: () => settleFocus(this.left, this.prompt, this.layers) };
       if (!this.tray || !keepTray(this.tray.root, S.sheet, state, trayOpts)) {
         this.tray?.destroy();
         this.tray = renderDice(this.trayBox, S.sheet, state, trayOpts);
