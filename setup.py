@@ -25,15 +25,16 @@ from setuptools import setup
 # live in bench/, outside the server), and
 # frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
 COMPILED = {
-    "engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river", "rng", "state",
-               "tracks", "turns", "undo"),
+    "games": ("rng",),
+    "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",
+                                   "state", "tracks", "turns", "undo"),
     "server": ("changes", "connection", "encoding", "hub", "inbox", "json_text", "local_room", "memory_store",
                "metrics", "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe",
                "redis_store", "room", "room_tasks", "rooms", "seat_moves", "session", "snapshots", "state_text",
                "store", "transport/base", "transport/fast", "turn_undo", "undo", "update_text", "views", "watchdog"),
     "protocol": ("codec",),
 }  # fmt: skip
-STAGED = ("engine", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports
+STAGED = ("games", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports
 
 
 def compiled_modules() -> list[object]:
@@ -41,8 +42,8 @@ def compiled_modules() -> list[object]:
         return []
     from mypyc.build import mypycify
 
-    # mypyc names modules by their place on disk; the folders are `engine/`, `server/`, ... but the packages
-    # are `rajas.engine`, `rajas.server`, ... (pyproject's package-dir), so the sources are compiled from a
+    # mypyc names modules by their place on disk; the folders are `games/`, `server/`, ... but the packages
+    # are `rajas.games`, `rajas.server`, ... (pyproject's package-dir), so the sources are compiled from a
     # copy laid out that way.
     stage = Path("build") / "mypyc-src"
     shutil.rmtree(stage, ignore_errors=True)

@@ -18,10 +18,10 @@ import random
 import time
 from typing import Any
 
-from rajas.engine.decisions import Decision
-from rajas.engine.game import apply, legal_decisions, new_game
-from rajas.engine.sheet import load_sheet
-from rajas.engine.state import GameState
+from rajas.games.dice_charmers.engine.decisions import Decision
+from rajas.games.dice_charmers.engine.game import apply, legal_decisions, new_game
+from rajas.games.dice_charmers.engine.sheet import load_sheet
+from rajas.games.dice_charmers.engine.state import GameState
 
 
 def _random_games(players: int, games: int, sheet: str, seed: int) -> tuple[float, int]:

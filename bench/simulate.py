@@ -8,12 +8,12 @@ import traceback
 from collections import Counter
 from typing import Any
 
-from rajas.engine.bots import BOTS
-from rajas.engine.game import apply, new_game
-from rajas.engine.invariants import check_state
-from rajas.engine.sheet import load_sheet
-from rajas.engine.state import GameState
-from rajas.engine.turns import ROUND_LIMIT
+from rajas.games.dice_charmers.engine.bots import BOTS
+from rajas.games.dice_charmers.engine.game import apply, new_game
+from rajas.games.dice_charmers.engine.invariants import check_state
+from rajas.games.dice_charmers.engine.sheet import load_sheet
+from rajas.games.dice_charmers.engine.state import GameState
+from rajas.games.dice_charmers.engine.turns import ROUND_LIMIT
 
 
 def play_game(

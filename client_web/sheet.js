@@ -1,7 +1,7 @@
 // One player's sheet as SVG, and the legal options of the player to move highlighted on it.
 //
 //   drawSheet(sheet, player, opts) -> <svg>
-//       sheet:  the sheet file as plain data (Sheet.to_json(), engine/sheets/*.json)
+//       sheet:  the sheet file as plain data (Sheet.to_json(), games/dice_charmers/engine/sheets/*.json)
 //       player: PlayerState.to_dict()
 //       opts:   {lang, compact, name, colour, active}; a compact sheet (a small one beside the own) leaves out
 //               the printed icons too small to read there (bonuses, buildings, symbols) and keeps every mark

@@ -16,9 +16,9 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from rajas.engine import Decision, GameState, parse_sheet
-from rajas.engine.bots import BOTS
-from rajas.engine.sheet import Sheet
+from rajas.games.dice_charmers.engine import Decision, GameState, parse_sheet
+from rajas.games.dice_charmers.engine.bots import BOTS
+from rajas.games.dice_charmers.engine.sheet import Sheet
 from rajas.protocol.client import Client, ServerError
 
 from .fairness import _plain, verify

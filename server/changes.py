@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rajas.engine import Decision, RulesError, new_game
-from rajas.engine import apply as apply_decision
-from rajas.engine.rng import DICE_VERSION, bot_contribution
+from rajas.games.dice_charmers.engine import Decision, RulesError, new_game
+from rajas.games.dice_charmers.engine import apply as apply_decision
+from rajas.games.rng import DICE_VERSION, bot_contribution
 from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rematch, RemoveBot, Start
 

@@ -15,9 +15,9 @@ from functools import partial
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
-from rajas.engine import GameState, pending
-from rajas.engine.rng import state_to_wire
-from rajas.engine.state import PlayerState
+from rajas.games.dice_charmers.engine import GameState, pending
+from rajas.games.dice_charmers.engine.state import PlayerState
+from rajas.games.rng import state_to_wire
 from rajas.protocol import pack, unpack
 
 from .metrics import Counter

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rajas.engine import RulesError, SheetError
+from rajas.games.dice_charmers.engine import RulesError, SheetError
 from rajas.protocol.errors import ErrorCode, ProtocolError
 
 ENGINE_CODES: dict[str, ErrorCode] = {
@@ -10,7 +10,7 @@ ENGINE_CODES: dict[str, ErrorCode] = {
     "illegal_decision": "illegal_decision",
     "malformed_decision": "malformed_decision",
     "game_over": "game_over",
-    "nothing_to_undo": "nothing_to_undo",  # (engine/undo.py)
+    "nothing_to_undo": "nothing_to_undo",  # (games/dice_charmers/engine/undo.py)
     "undo_after_roll": "undo_after_roll",
 }
 

@@ -4,7 +4,7 @@ The server publishes sha256(seed) when the room is created; each seated player's
 random value; the dice come from the seed and every contribution together; at the end the seed is revealed.
 `verify` replays the game from (players, seed, contributions, sheet, decisions) with the engine: every
 decision, the bot's included, must be legal, every `undo` entry must take back a decision its player could
-take back (engine/undo.py), every roll the server announced must be the roll the generator gives, the start
+take back (games/dice_charmers/engine/undo.py), every roll the server announced must be the roll the generator gives, the start
 player must be drawn from it, and the final standings must follow.
 """
 
@@ -16,10 +16,19 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from rajas.engine import Decision, GameState, RulesError, SheetError, apply, load_sheet, new_game, parse_sheet
-from rajas.engine.rng import DICE_VERSION, bot_contribution
-from rajas.engine.sheet import BUILTIN_SHEETS, Sheet
-from rajas.engine.undo import TurnHistory, record, take_back
+from rajas.games.dice_charmers.engine import (
+    Decision,
+    GameState,
+    RulesError,
+    SheetError,
+    apply,
+    load_sheet,
+    new_game,
+    parse_sheet,
+)
+from rajas.games.dice_charmers.engine.sheet import BUILTIN_SHEETS, Sheet
+from rajas.games.dice_charmers.engine.undo import TurnHistory, record, take_back
+from rajas.games.rng import DICE_VERSION, bot_contribution
 
 from .codes import commitment
 from .encoding import public_state

@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rajas.engine.bots import Bot
+from rajas.games.dice_charmers.engine.bots import Bot
 
 from .connection import Conn, Frame
 from .encoding import Packed, StateEncoder

@@ -14,7 +14,7 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from rajas.engine import GameState, RulesError, SheetError, new_game, pending
+from rajas.games.dice_charmers.engine import GameState, RulesError, SheetError, new_game, pending
 
 from .archive import HistoryError
 from .encoding import public_state

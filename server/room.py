@@ -13,8 +13,8 @@ import time
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from rajas.engine import GameState
-from rajas.engine.sheet import Sheet
+from rajas.games.dice_charmers.engine import GameState
+from rajas.games.dice_charmers.engine.sheet import Sheet
 from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import RoomSettings
 

@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from rajas.engine.bots import BOTS
+from rajas.games.dice_charmers.engine.bots import BOTS
 from rajas.protocol import ProtocolError
 
 from .changes import BotPlay, ExpireClock

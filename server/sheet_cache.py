@@ -9,8 +9,8 @@ import os
 from collections import OrderedDict
 from typing import Any
 
-from rajas.engine import SheetError, load_sheet, parse_sheet
-from rajas.engine.sheet import Sheet
+from rajas.games.dice_charmers.engine import SheetError, load_sheet, parse_sheet
+from rajas.games.dice_charmers.engine.sheet import Sheet
 
 from .errors import from_sheet
 

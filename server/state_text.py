@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rajas.engine import GameState
-from rajas.engine.effects import CHARACTERS, GOODS
-from rajas.engine.state import PlayerState, bit_members, by_source, named
-from rajas.engine.tracks import overlap_float
+from rajas.games.dice_charmers.engine import GameState
+from rajas.games.dice_charmers.engine.effects import CHARACTERS, GOODS
+from rajas.games.dice_charmers.engine.state import PlayerState, bit_members, by_source, named
+from rajas.games.dice_charmers.engine.tracks import overlap_float
 
 from .json_text import dumps, string
 

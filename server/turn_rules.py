@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rajas.engine import Decision, GameState, apply, pending
+from rajas.games.dice_charmers.engine import Decision, GameState, apply, pending
 from rajas.protocol.errors import ProtocolError
 
 from .frozen import FrozenDict
@@ -103,7 +103,7 @@ def skip_decision(state: GameState) -> Decision:
 
 
 def skip_bot(seed: int | str) -> Any:
-    """A Bot (engine/bots.py) that skips: the same signature as the others, so the driver plays it like them."""
+    """A Bot (games/dice_charmers/engine/bots.py) that skips: the same signature as the others, so the driver plays it like them."""
     return skip_decision
 
 

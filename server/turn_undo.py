@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import Decision, GameState
-from rajas.engine.sheet import Sheet
-from rajas.engine.undo import TurnHistory
+from rajas.games.dice_charmers.engine import Decision, GameState
+from rajas.games.dice_charmers.engine.sheet import Sheet
+from rajas.games.dice_charmers.engine.undo import TurnHistory
 from rajas.protocol import pack
 
 

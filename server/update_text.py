@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import GameState, pending
-from rajas.engine.state import PlayerState
+from rajas.games.dice_charmers.engine import GameState, pending
+from rajas.games.dice_charmers.engine.state import PlayerState
 from rajas.protocol import unpack
 
 from .json_text import dumps

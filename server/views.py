@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import GameState, pending
-from rajas.engine.state import PlayerState
-from rajas.engine.tracks import overlap_float
+from rajas.games.dice_charmers.engine import GameState, pending
+from rajas.games.dice_charmers.engine.state import PlayerState
+from rajas.games.dice_charmers.engine.tracks import overlap_float
 
 from .room import Room
 from .undo import available as undo_available

@@ -29,10 +29,10 @@ echo "== ruff"
 python3 -m ruff check .
 # The import names live under rajas.* (pyproject's package-dir), which mypy cannot follow from the folders:
 # it checks a tree of links laid out as the installed package, strictly, with the project's settings.
-echo "== mypy (strict, the whole package: rajas.engine, .server, .protocol, .bench)"
+echo "== mypy (strict, the whole package: rajas.games, .server, .protocol, .bench)"
 typecheck=build/typecheck
 rm -rf "$typecheck/rajas" && mkdir -p "$typecheck/rajas" && : > "$typecheck/rajas/__init__.py"
-for folder in engine server protocol bench client_web; do ln -s "../../../$folder" "$typecheck/rajas/$folder"; done
+for folder in games server protocol bench client_web; do ln -s "../../../$folder" "$typecheck/rajas/$folder"; done
 (cd "$typecheck" && python3 -m mypy --config-file ../../pyproject.toml -p rajas)
 echo "== pytest"
 python3 -m pytest "$@"
@@ -51,10 +51,10 @@ cpip "mypy==2.4.1" setuptools wheel ".[test]"
 RAJAS_COMPILE=1 cpip --no-build-isolation --no-deps --force-reinstall .
 "$compiled/venv/bin/python" - <<'PY'
 import sys
-import rajas.engine.turns
+import rajas.games.dice_charmers.engine.turns
 import rajas.server.hub
 
-for module in (rajas.engine.turns, rajas.server.hub):
+for module in (rajas.games.dice_charmers.engine.turns, rajas.server.hub):
     if not module.__file__.endswith(".so"):
         sys.exit(f"{module.__name__} was not compiled")
 PY

@@ -102,7 +102,7 @@ def test_the_server_does_not_import_the_tools() -> None:
 
 def test_the_json_generators_eyes_read_status_and_pending_as_a_full_decode_would() -> None:
     from rajas.bench.peek import eyes_view_json, head_json
-    from rajas.engine.bots import random_bot
+    from rajas.games.dice_charmers.engine.bots import random_bot
     from rajas.protocol import to_json
     from rajas.protocol.messages import RoomSettings
     from rajas.server import changes

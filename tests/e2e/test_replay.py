@@ -1,6 +1,6 @@
 """The replay viewer (issue 19) in real Chromium against a real `rajas serve`: a finished game's replay opened by
 its link, stepped to a given decision with the buttons and the keyboard, and the sheets shown checked against
-the engine's state at that step (replayed here from the archived log with rajas.engine); the end-of-game table,
+the engine's state at that step (replayed here from the archived log with the engine); the end-of-game table,
 the download, a shared link to a step, and an unknown game."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from rajas.engine import Decision, apply, new_game
+from rajas.games.dice_charmers.engine import Decision, apply, new_game
 from rajas.server.encoding import player_view
 from rajas.server.fairness import log_sheet
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import Decision, GameState, apply, legal_decisions, load_sheet, new_game
-from rajas.engine.effects import CHARACTERS, GOODS
-from rajas.engine.state import ELEPHANT, MIDDLE, PHASE_PICK, PHASE_RESOLVE, replaced
-from rajas.engine.turns import advance, turn_order
+from rajas.games.dice_charmers.engine import Decision, GameState, apply, legal_decisions, load_sheet, new_game
+from rajas.games.dice_charmers.engine.effects import CHARACTERS, GOODS
+from rajas.games.dice_charmers.engine.state import ELEPHANT, MIDDLE, PHASE_PICK, PHASE_RESOLVE, replaced
+from rajas.games.dice_charmers.engine.turns import advance, turn_order
 
 TEA, SILK, SPICES = range(3)
 GREAT_MOGUL, MAHARANI, TRADER, RAJA_MAN_SINGH, MASTER_BUILDER, PORTUGUESE = range(6)

@@ -9,9 +9,9 @@ import random
 from typing import Any
 
 from hypothesis import strategies as st
-from rajas.engine import load_sheet
-from rajas.engine.effects import CHARACTERS
-from rajas.engine.sheet_limits import (
+from rajas.games.dice_charmers.engine import load_sheet
+from rajas.games.dice_charmers.engine.effects import CHARACTERS
+from rajas.games.dice_charmers.engine.sheet_limits import (
     EDGE_BONUSES_MAX,
     KARMA_SPACES_MAX,
     NAME_MAX,

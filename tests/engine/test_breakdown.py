@@ -6,9 +6,9 @@ import random
 from typing import Any
 
 import pytest
-from rajas.engine import GameState, apply, legal_decisions, load_sheet, new_game
-from rajas.engine.effects import SOURCES
-from rajas.engine.state import PlayerState
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions, load_sheet, new_game
+from rajas.games.dice_charmers.engine.effects import SOURCES
+from rajas.games.dice_charmers.engine.state import PlayerState
 
 from .builders import (
     BLUE_A,

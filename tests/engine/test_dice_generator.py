@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from rajas.engine import new_game
-from rajas.engine.rng import (
+from rajas.games.dice_charmers.engine import new_game
+from rajas.games.rng import (
     DICE_VERSION,
     bot_contribution,
     dice_key,

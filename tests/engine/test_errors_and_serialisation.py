@@ -9,7 +9,7 @@ from typing import Any
 
 import msgpack
 import pytest
-from rajas.engine import (
+from rajas.games.dice_charmers.engine import (
     Decision,
     GameOver,
     GameState,
@@ -134,7 +134,7 @@ def test_wire_decisions_round_trip() -> None:
 
 
 def test_a_wire_decision_the_engine_never_listed_is_parsed_but_not_kept() -> None:
-    from rajas.engine.decisions import _made
+    from rajas.games.dice_charmers.engine.decisions import _made
 
     listed = legal_decisions(game(3))[0]
     assert Decision.from_wire(listed.to_wire()) is listed  # the engine's own object: found by identity
@@ -182,7 +182,7 @@ def test_state_round_trips_losslessly_mid_turn(players: int, sheet: str) -> None
 
 
 def test_state_from_another_sheet_is_refused() -> None:
-    from rajas.engine import load_sheet
+    from rajas.games.dice_charmers.engine import load_sheet
 
     g = game(3, sheet="sun")
     with pytest.raises(ValueError):

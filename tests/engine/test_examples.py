@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rajas.engine import standings
-from rajas.engine.tracks import overlap
+from rajas.games.dice_charmers.engine import standings
+from rajas.games.dice_charmers.engine.tracks import overlap
 
 from .builders import (
     BLUE_A,
@@ -186,7 +186,7 @@ def test_tie_on_everything_shares_the_victory():
 
 def test_every_bonus_kind_of_the_rulebook_is_on_both_sheets():
     """Nothing on the sheet is filler, and every bonus the rulebook explains appears somewhere."""
-    from rajas.engine import load_sheet
+    from rajas.games.dice_charmers.engine import load_sheet
 
     rulebook = {
         "fame", "money", "karma", "palace", "palace_any", "upgrade", "goods_die", "goods_choice",

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from rajas.engine import GameState, apply, legal_decisions, load_sheet, new_game
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions, load_sheet, new_game
 
 PLAYER_SEQUENCES = ("fame_from", "money_from", "circled", "sold", "palace", "levels", "roads")
 GAME_SEQUENCES = ("order", "faces", "where", "stack", "pool", "players")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import rajas.engine
+import rajas.games.dice_charmers.engine
 
-ENGINE = Path(rajas.engine.__file__).parent
+ENGINE = Path(rajas.games.dice_charmers.engine.__file__).parent
 
 
 def _engine_imports(path: Path) -> set[str]:

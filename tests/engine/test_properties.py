@@ -7,8 +7,17 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rajas.engine import Decision, GameState, apply, legal_decisions, load_sheet, new_game, pending, to_move
-from rajas.engine.invariants import check_state
+from rajas.games.dice_charmers.engine import (
+    Decision,
+    GameState,
+    apply,
+    legal_decisions,
+    load_sheet,
+    new_game,
+    pending,
+    to_move,
+)
+from rajas.games.dice_charmers.engine.invariants import check_state
 
 MAX_ROUNDS = 40
 

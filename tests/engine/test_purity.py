@@ -6,12 +6,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import rajas.engine
-from rajas.engine import new_game
-from rajas.engine.bots import BOTS
-from rajas.engine.game import apply
+import rajas.games.dice_charmers.engine
+from rajas.games.dice_charmers.engine import new_game
+from rajas.games.dice_charmers.engine.bots import BOTS
+from rajas.games.dice_charmers.engine.game import apply
 
-ENGINE = Path(rajas.engine.__file__).parent
+ENGINE = Path(rajas.games.dice_charmers.engine.__file__).parent
 FORBIDDEN = {"asyncio", "socket", "redis", "starlette", "uvicorn", "websockets", "random", "time", "threading"}
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import GameState, apply, legal_decisions
-from rajas.engine.effects import BENDS, FORKS, INTERSECTION, STRAIGHTS
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions
+from rajas.games.dice_charmers.engine.effects import BENDS, FORKS, INTERSECTION, STRAIGHTS
 
 from .builders import (
     BLUE_A,

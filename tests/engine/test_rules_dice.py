@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rajas.engine import GameState, apply, legal_decisions
-from rajas.engine.state import PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions
+from rajas.games.dice_charmers.engine.state import PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE
 
 from .builders import (
     BLUE_A,

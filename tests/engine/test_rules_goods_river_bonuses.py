@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rajas.engine import apply, legal_decisions
+from rajas.games.dice_charmers.engine import apply, legal_decisions
 
 from .builders import (
     ELEPHANT,

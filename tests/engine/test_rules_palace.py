@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import GameState, apply, legal_decisions
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions
 
 from .builders import (
     GREAT_MOGUL,

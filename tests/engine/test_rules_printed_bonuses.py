@@ -7,8 +7,8 @@ import copy
 from typing import Any
 
 import pytest
-from rajas.engine import SheetError, apply, legal_decisions, load_sheet, parse_sheet
-from rajas.engine.effects import (
+from rajas.games.dice_charmers.engine import SheetError, apply, legal_decisions, load_sheet, parse_sheet
+from rajas.games.dice_charmers.engine.effects import (
     BENDS,
     FORKS,
     INTERSECTION,
@@ -18,8 +18,8 @@ from rajas.engine.effects import (
     SHAPES_ROAD_BONUS,
     STRAIGHTS,
 )
-from rajas.engine.province import road_options
-from rajas.engine.resolve import options
+from rajas.games.dice_charmers.engine.province import road_options
+from rajas.games.dice_charmers.engine.resolve import options
 
 from .builders import (
     GREEN_A,

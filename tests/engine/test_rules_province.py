@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rajas.engine import GameState, apply, legal_decisions
-from rajas.engine.effects import BENDS, FORKS, INTERSECTION, SHAPES_ROAD_BONUS, STRAIGHTS
-from rajas.engine.invariants import connected_cells
-from rajas.engine.state import replaced
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions
+from rajas.games.dice_charmers.engine.effects import BENDS, FORKS, INTERSECTION, SHAPES_ROAD_BONUS, STRAIGHTS
+from rajas.games.dice_charmers.engine.invariants import connected_cells
+from rajas.games.dice_charmers.engine.state import replaced
 
 from .builders import (
     GREEN_A,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rajas.engine import Decision, GameState, apply, legal_decisions
+from rajas.games.dice_charmers.engine import Decision, GameState, apply, legal_decisions
 
 from .builders import (
     ELEPHANT,
@@ -51,7 +51,7 @@ def _round_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def test_start_player_rolls_all_eight_dice_into_the_middle() -> None:
     """ "The starting player rolls all 8 dice and chooses one of them." """
-    from rajas.engine import new_game
+    from rajas.games.dice_charmers.engine import new_game
 
     g, events = new_game(4, seed=7, start_player=2)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from rajas.engine import GameState, apply, legal_decisions, load_sheet, overlap, standings
-from rajas.engine.tracks import has_crossed
+from rajas.games.dice_charmers.engine import GameState, apply, legal_decisions, load_sheet, overlap, standings
+from rajas.games.dice_charmers.engine.tracks import has_crossed
 
 from .builders import carry_out, game, sheet_of, types
 

@@ -4,10 +4,10 @@ until the turn passes or new information appears (dice rolled), Board Game Arena
 from __future__ import annotations
 
 import pytest
-from rajas.engine import Decision, GameState, NotYourTurn, apply, legal_decisions
-from rajas.engine.effects import SHAPES_ROAD_BONUS
-from rajas.engine.state import PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE
-from rajas.engine.undo import (
+from rajas.games.dice_charmers.engine import Decision, GameState, NotYourTurn, apply, legal_decisions
+from rajas.games.dice_charmers.engine.effects import SHAPES_ROAD_BONUS
+from rajas.games.dice_charmers.engine.state import PHASE_PICK, PHASE_REROLL, PHASE_RESOLVE
+from rajas.games.dice_charmers.engine.undo import (
     MAX_TURN_DECISIONS,
     NothingToUndo,
     TurnHistory,

@@ -9,9 +9,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
-from rajas.engine import SheetError, apply, legal_decisions, new_game, parse_sheet
-from rajas.engine.invariants import check_state
-from rajas.engine.turns import ROUND_LIMIT
+from rajas.games.dice_charmers.engine import SheetError, apply, legal_decisions, new_game, parse_sheet
+from rajas.games.dice_charmers.engine.invariants import check_state
+from rajas.games.dice_charmers.engine.turns import ROUND_LIMIT
 
 from .sheets_made import playable
 

@@ -12,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rajas.engine import GameOver, SheetError, apply, legal_decisions, load_sheet, new_game, parse_sheet
-from rajas.engine.decisions import decision
-from rajas.engine.sheet_limits import (
+from rajas.games.dice_charmers.engine import (
+    GameOver,
+    SheetError,
+    apply,
+    legal_decisions,
+    load_sheet,
+    new_game,
+    parse_sheet,
+)
+from rajas.games.dice_charmers.engine.decisions import decision
+from rajas.games.dice_charmers.engine.sheet_limits import (
     EDGE_BONUSES_MAX,
     KARMA_SPACES_MAX,
     NAME_MAX,
@@ -34,8 +42,8 @@ from rajas.engine.sheet_limits import (
     best_overlap,
     most_fame_and_money,
 )
-from rajas.engine.state import PHASE_OVER, PHASE_PICK
-from rajas.engine.turns import ROUND_LIMIT, advance
+from rajas.games.dice_charmers.engine.state import PHASE_OVER, PHASE_PICK
+from rajas.games.dice_charmers.engine.turns import ROUND_LIMIT, advance
 
 from .sheets_made import FAME20, GOODS3, largest, never_ending, out_of_reach, stalling, sun
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rajas.engine import BUILTIN_SHEETS, SheetError, load_sheet, new_game, parse_sheet
-from rajas.engine.effects import CHARACTERS
+from rajas.games.dice_charmers.engine import BUILTIN_SHEETS, SheetError, load_sheet, new_game, parse_sheet
+from rajas.games.dice_charmers.engine.effects import CHARACTERS
 
 
 @pytest.mark.parametrize("name", BUILTIN_SHEETS)

@@ -12,7 +12,7 @@ from pathlib import Path
 from .attackers import http, post_rooms, stream
 from .node import TRANSPORT, Node, Probe, fast_only, metric, rajas_node, rss_mb
 
-SUN = (Path(__file__).resolve().parents[2] / "engine" / "sheets" / "sun.json").read_bytes()
+SUN = (Path(__file__).resolve().parents[2] / "games" / "dice_charmers" / "engine" / "sheets" / "sun.json").read_bytes()
 
 
 async def test_a_body_announced_past_the_limit_is_refused_before_it_is_sent(node: Node) -> None:

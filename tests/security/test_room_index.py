@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import httpx
-from rajas.engine import load_sheet
+from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import Client
 from rajas.protocol.messages import RoomSettings

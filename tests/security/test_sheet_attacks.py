@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
-from rajas.engine.turns import ROUND_LIMIT
+from rajas.games.dice_charmers.engine.turns import ROUND_LIMIT
 from rajas.protocol.client import ServerError
 
 from tests.engine.sheets_made import GOODS3, largest, never_ending, out_of_reach, stalling, sun

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-from rajas.engine import load_sheet
+from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol.messages import RoomSettings
 from rajas.server.hub import Hub
 from rajas.server.redis_store import RedisStore

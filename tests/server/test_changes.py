@@ -5,7 +5,7 @@ message made seeing a version this copy has not heard of asks for the room afres
 from __future__ import annotations
 
 import pytest
-from rajas.engine.bots import random_bot
+from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import ProtocolError
 from rajas.protocol.messages import RoomSettings, Start
 from rajas.server import changes

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from rajas.engine import apply, load_sheet, new_game
-from rajas.engine.bots import random_bot
+from rajas.games.dice_charmers.engine import apply, load_sheet, new_game
+from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import pack, unpack
 from rajas.server import changes
 from rajas.server.connection import Frame

@@ -101,7 +101,7 @@ async def test_every_seats_contribution_is_in_the_dice(memory_server: Running, c
     dropped = copy.deepcopy(log)
     dropped["contributions"][1] = {"value": hashlib.sha256(b"server's pick").hexdigest(), "by": "player"}
     assert "start player" in verify(dropped)["problems"][0] or "roll" in verify(dropped)["problems"][0]
-    from rajas.engine.rng import bot_contribution
+    from rajas.games.rng import bot_contribution
 
     as_bot = copy.deepcopy(log)
     as_bot["contributions"][1] = {"value": bot_contribution(log["seed"], 1), "by": "bot"}
@@ -129,7 +129,7 @@ async def test_verify_commitment_refuses_a_log_made_from_another_seed(
 
 
 async def test_verify_refuses_an_illegal_bot_decision(memory_server: Running, clients: Clients, tmp_path: Path) -> None:
-    from rajas.engine import Decision, apply, legal_decisions, new_game
+    from rajas.games.dice_charmers.engine import Decision, apply, legal_decisions, new_game
 
     log = await contributed_game(memory_server, clients, seed=8)
     state, _ = new_game(3, log["seed"], log["sheet"], contributions=[c["value"] for c in log["contributions"]])
@@ -153,7 +153,7 @@ async def test_verify_never_opens_a_path_the_log_names(
 ) -> None:
     log = await contributed_game(memory_server, clients, seed=9)
     sheet_file = tmp_path / "sun.json"
-    from rajas.engine.sheet import load_sheet
+    from rajas.games.dice_charmers.engine.sheet import load_sheet
 
     sheet_file.write_text(json.dumps(load_sheet("sun").to_json()))
     for spec in (str(sheet_file), "/etc/passwd", "../sun.json"):

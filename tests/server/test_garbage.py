@@ -17,7 +17,7 @@ from rajas.server.memory_store import MemoryStore
 
 from .conftest import Clients, play_random, run_server, seated_room
 
-OURS = ("rajas.server", "rajas.engine")
+OURS = ("rajas.server", "rajas.games.dice_charmers.engine")
 
 
 async def test_a_whole_game_leaves_no_cycles_of_the_servers_objects() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 import redis.asyncio as aioredis
-from rajas.engine import apply, new_game
-from rajas.engine.game import Decision
+from rajas.games.dice_charmers.engine import apply, new_game
+from rajas.games.dice_charmers.engine.game import Decision
 from rajas.server.archive import Archive, HistorySettings, MemoryArchive, game_id
 from rajas.server.archive_redis import RedisArchive, game_key
 from rajas.server.encoding import public_state

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from rajas.engine.bots import random_bot
-from rajas.engine.decisions import Decision
+from rajas.games.dice_charmers.engine.bots import random_bot
+from rajas.games.dice_charmers.engine.decisions import Decision
 from rajas.protocol import pack, to_json, unpack
 from rajas.protocol.messages import RoomSettings
 from rajas.server import changes

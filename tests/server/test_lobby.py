@@ -179,7 +179,7 @@ async def test_public_room_list(server: Running, clients: Clients) -> None:
 
 
 async def test_custom_sheet_room(memory_server: Running, clients: Clients) -> None:
-    from rajas.engine import load_sheet
+    from rajas.games.dice_charmers.engine import load_sheet
 
     sheet = load_sheet("sun").to_json()
     c = await clients.open(memory_server.url)

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from rajas.engine import load_sheet
+from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol import unpack
 from rajas.protocol.client import Client
 from rajas.server.memory_store import MemoryStore
@@ -53,7 +53,7 @@ async def test_a_snapshot_leaves_out_the_sheet_the_client_holds(server: Running,
 
 
 def load_sheet_digest(spec: dict[str, Any]) -> str:
-    from rajas.engine import parse_sheet
+    from rajas.games.dice_charmers.engine import parse_sheet
 
     return parse_sheet(spec).digest
 

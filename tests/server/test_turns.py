@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from rajas.engine import apply, new_game, pending
+from rajas.games.dice_charmers.engine import apply, new_game, pending
 from rajas.protocol import unpack
 from rajas.protocol.client import ServerError
 from rajas.server.memory_store import MemoryStore

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from rajas.engine.bots import random_bot
+from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import unpack
 from rajas.protocol.client import Client, ServerError
 from rajas.protocol.messages import RoomSettings

@@ -87,8 +87,8 @@ def test_sheet_has_every_area_with_expected_counts(page: Any, base_url: str) -> 
 
 
 def test_track_positions_match_the_engine(page: Any, base_url: str) -> None:
-    from rajas.engine import load_sheet
-    from rajas.engine.tracks import overlap, track_position
+    from rajas.games.dice_charmers.engine import load_sheet
+    from rajas.games.dice_charmers.engine.tracks import overlap, track_position
 
     open_demo(page, base_url, "start")
     sheet = load_sheet("sun")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from web_helpers import ARTIFACTS, ROOT, app, real_errors, wait_app
 
-MOON = ROOT / "engine" / "sheets" / "moon.json"
+MOON = ROOT / "games" / "dice_charmers" / "engine" / "sheets" / "moon.json"
 NAME, TITLE = "moon-test", "Moon Test Sheet"
 KARMA_SPACES = 8  # Sun and Moon have 6: the drawn sheet shows whose file it is
 

@@ -77,8 +77,8 @@ def _engine_log() -> dict[str, Any]:
     import hashlib
     import random
 
-    from rajas.engine import apply, legal_decisions, new_game
-    from rajas.engine.rng import DICE_VERSION, bot_contribution
+    from rajas.games.dice_charmers.engine import apply, legal_decisions, new_game
+    from rajas.games.rng import DICE_VERSION, bot_contribution
 
     seed = hashlib.sha256(b"browser check").hexdigest()
     contributions = [

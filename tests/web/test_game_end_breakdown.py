@@ -8,8 +8,8 @@ import shutil
 from typing import Any
 
 import pytest
-from rajas.engine import apply, legal_decisions, load_sheet, new_game
-from rajas.engine.effects import SOURCES
+from rajas.games.dice_charmers.engine import apply, legal_decisions, load_sheet, new_game
+from rajas.games.dice_charmers.engine.effects import SOURCES
 from web_helpers import ARTIFACTS, ROOT, open_demo
 
 AXE = ROOT / "tests" / "web" / "node_modules" / "axe-core" / "axe.min.js"

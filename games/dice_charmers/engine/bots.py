@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from rajas.games.rng import roll, seed_to_state
+
 from .decisions import Decision
 from .game import apply, legal_decisions
-from .rng import roll, seed_to_state
 from .state import PHASE_OVER, PHASE_RESOLVE, GameState
 from .tracks import overlap
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rajas.games.rng import roll, seed_to_state
+
 from .decisions import Decision
 from .errors import GameOver, IllegalDecision, NotYourTurn
-from .rng import roll, seed_to_state
 from .sheet import Sheet, load_sheet
 from .state import PHASE_OVER, PHASE_PICK, PHASE_REROLL, GameState, PlayerState
 from .tracks import Event

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Final
 
+from rajas.games.rng import roll, roll_many
+
 from .decisions import Decision, decision
 from .effects import ORDER_FREE
 from .resolve import AUTOMATIC, apply_choice, iter_options, options, run_automatic, usable
-from .rng import roll, roll_many
 from .state import (
     ELEPHANT,
     MIDDLE,

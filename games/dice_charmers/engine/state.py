@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rajas.games.rng import state_from_wire, state_to_wire
+
 from .effects import CHARACTERS, GOODS, SOURCES, Effect
-from .rng import state_from_wire, state_to_wire
 from .sheet import Sheet
 
 MIDDLE = -1
