@@ -4,7 +4,7 @@ The server publishes sha256(seed) when the room is created; each seated player's
 random value; the dice come from the seed and every contribution together; at the end the seed is revealed.
 `verify` replays the game from (players, seed, contributions, sheet, decisions) with the engine: every
 decision, the bot's included, must be legal, every `undo` entry must take back a decision its player could
-take back (games/dice_charmers/engine/undo.py), every roll the server announced must be the roll the generator gives, the start
+take back (engine/undo.py), every roll the server announced must be the roll the generator gives, the start
 player must be drawn from it, and the final standings must follow.
 """
 

@@ -103,7 +103,7 @@ def skip_decision(state: GameState) -> Decision:
 
 
 def skip_bot(seed: int | str) -> Any:
-    """A Bot (games/dice_charmers/engine/bots.py) that skips: the same signature as the others, so the driver plays it like them."""
+    """A Bot (engine/bots.py) that skips: the same signature as the others, so the driver plays it like them."""
     return skip_decision
 
 

@@ -1,7 +1,7 @@
 """Undo within the turn, on the server: what a room keeps of the turn so far, how a decision adds to it, and
 the change a player's `undo` message makes (docs/protocol.md, "Undo within the turn").
 
-The engine decides what may be taken back (games/dice_charmers/engine/undo.py); a room keeps the engine's TurnHistory (the state
+The engine decides what may be taken back (engine/undo.py); a room keeps the engine's TurnHistory (the state
 at the turn's last barrier and the decisions since, at most engine.undo.MAX_TURN_DECISIONS) as a TurnUndo
 (server/turn_undo.py) and stores it in its record, so every node can take back a decision committed on
 another. A taken-back decision is a change

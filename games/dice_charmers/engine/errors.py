@@ -30,7 +30,7 @@ class GameOver(RulesError):
 
 
 class NothingToUndo(RulesError):
-    """No decision of this turn is left to take back (none made yet, or the turn passed): games/dice_charmers/engine/undo.py."""
+    """No decision of this turn is left to take back (none made yet, or the turn passed): engine/undo.py."""
 
     code = "nothing_to_undo"
 
