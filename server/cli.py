@@ -30,7 +30,7 @@ def _arena(args: argparse.Namespace) -> int:
 
     lineup = [b.strip() for b in args.bots.split(",") if b.strip()]
     if args.players is not None and args.players != len(lineup):
-        print(f"rajas arena: --bots names {len(lineup)} bots, one per seat, for --players {args.players}", file=sys.stderr)
+        print(f"rajas arena: --bots names {len(lineup)} bots, one a seat, not {args.players}", file=sys.stderr)
         return 2
     progress = (lambda done, total: print(f"{done}/{total}", file=sys.stderr, flush=True)) if args.progress else None
     try:

@@ -39,6 +39,7 @@ class Draw:
         self.state, i = roll(self.state, 1024)
         return i / 1024
 
+
 # Rough worth, in track spaces, of an effect still to be carried out.
 EFFECT_WORTH = {
     "fame": 1.0,

@@ -13,13 +13,14 @@ without searching deeper.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from rajas.games.rng import seed_to_state
 
 from .decisions import Decision
 from .game import apply, legal_decisions
 from .outlook import Judge, Weights, pending_worth
-from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, GameState
+from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, GameState, replaced
 from .turns import DIE, advance, end_turn
 
 Bot = Callable[[GameState], Decision]
@@ -30,29 +31,21 @@ EFFORT = 6000  # engine decisions one decision's search may apply (the default, 
 # How many of a choice's options are searched further, by how deep in the turn the choice comes (deeper: the
 # last figure); the others are valued as they stand. The first choice after the die is always searched whole.
 WIDTHS = (99, 5, 3, 2)
+KARMA_WIDTHS = (6, 3, 2, 1)  # the same for the outcomes of a karma reroll: many, each weighing little
 KARMA_LEVELS = 3  # at most this many karma spent in a row are weighed (more are valued like the third)
 
 
 class _Search:
     """One decision's search over the rest of one seat's turn."""
 
-    __slots__ = ("clock", "deadline", "judge", "limit", "memo", "nodes", "round", "seat", "stopped", "turn", "widths")
+    __slots__ = ("clock", "deadline", "judge", "limit", "memo", "nodes", "round", "seat", "stopped", "turn")
 
-    def __init__(
-        self,
-        g: GameState,
-        judge: Judge,
-        limit: int,
-        widths: tuple[int, ...],
-        clock: Clock | None,
-        deadline: float,
-    ) -> None:
+    def __init__(self, g: GameState, judge: Judge, limit: int, clock: Clock | None, deadline: float) -> None:
         self.seat = g.current
         self.turn = g.turn
         self.round = g.round
         self.judge = judge
         self.limit = limit
-        self.widths = widths
         self.clock = clock
         self.deadline = deadline
         self.memo: dict[tuple[object, ...], float] = {}
@@ -61,11 +54,10 @@ class _Search:
 
     def spent(self) -> bool:
         """Whether the search must stop expanding: its effort is used up, or the time cap is reached."""
-        if not self.stopped:
-            if self.nodes >= self.limit:
-                self.stopped = True
-            elif self.clock is not None and self.clock() >= self.deadline:
-                self.stopped = True
+        if not self.stopped and (
+            self.nodes >= self.limit or (self.clock is not None and self.clock() >= self.deadline)
+        ):
+            self.stopped = True
         return self.stopped
 
     def step(self, g: GameState, d: Decision) -> GameState:
@@ -112,8 +104,9 @@ class _Search:
             v = self.memo[k] = self.judge.utility(g)
         return v
 
-    def value(self, g: GameState, depth: int) -> float:
-        """The best the seat can make of `g`, a state in the middle of its turn (or its end)."""
+    def value(self, g: GameState, depth: int, widths: tuple[int, ...]) -> float:
+        """The best the seat can make of `g`, a state in the middle of its turn (or its end), searching the
+        `widths[depth]` most promising options of each choice further."""
         if self.done(g):
             return self.leaf(g)
         k = self.key(g)
@@ -122,16 +115,16 @@ class _Search:
             return got
         options = legal_decisions(g)
         if len(options) == 1:
-            v = self.value(self.step(g, options[0]), depth)  # forced: costs no depth
+            v = self.value(self.step(g, options[0]), depth, widths)  # forced: costs no depth
         elif self.spent():
             v = max(self.static(self.step(g, d)) for d in options)
         else:
-            width = self.widths[min(depth, len(self.widths) - 1)]
+            width = widths[min(depth, len(widths) - 1)]
             after = [self.step(g, d) for d in options]
             if len(after) > width:
                 ranked = sorted(range(len(after)), key=lambda i: -self.static(after[i]))
                 after = [after[i] for i in ranked[:width]]
-            v = max(self.value(a, depth + 1) for a in after)
+            v = max(self.value(a, depth + 1, widths) for a in after)
         self.memo[k] = v
         return v
 
@@ -184,10 +177,12 @@ class _Karma:
         if k in self.kept:
             return self.kept[k]
         s = self._as_if(1)
-        s.faces = s.faces[:die] + (face,) + s.faces[die + 1 :]
-        s.where = s.where[:die] + (MIDDLE,) + s.where[die + 1 :]
+        s.faces = replaced(s.faces, die, face)
+        s.where = replaced(s.where, die, MIDDLE)
         s._legal = None
-        v = self.search.value(self.search.step(s, DIE[die]), 0) if DIE[die] in legal_decisions(s) else None
+        v = None
+        if DIE[die] in legal_decisions(s):
+            v = self.search.value(self.search.step(s, DIE[die]), 0, KARMA_WIDTHS)
         self.kept[k] = v
         return v
 
@@ -213,24 +208,35 @@ class _Karma:
         return again
 
 
-def _choose(
+class Choice(NamedTuple):
+    """A decision of the expert, with what its search took: engine decisions applied, and whether the time cap
+    stopped it before its effort was spent."""
+
+    decision: Decision
+    searched: int
+    capped: bool
+
+
+def decide(
     g: GameState,
-    seed: int | str,
-    effort: int,
-    budget: float | None,
-    clock: Clock | None,
-    weights: Weights,
-    widths: tuple[int, ...],
-) -> Decision:
+    seed: int | str = 0,
+    effort: int = EFFORT,
+    budget: float | None = None,
+    clock: Clock | None = None,
+    weights: Weights | None = None,
+    widths: tuple[int, ...] = WIDTHS,
+) -> Choice:
+    """The expert's decision for whoever must decide in `g` (a game not over)."""
     options = legal_decisions(g)
     if len(options) == 1:
-        return options[0]
+        return Choice(options[0], 0, False)
     seat = g.current
     root = g.copy()
     # The real generator is dropped before anything is searched: the future the search plays into is its own.
     root.rng = seed_to_state(seed, (EXPERT_DRAW, str(g.step), str(seat)))
-    deadline = (clock() + budget) if clock is not None and budget is not None else 0.0
-    search = _Search(root, Judge(root, seat, weights), effort, widths, clock if budget is not None else None, deadline)
+    timed = clock is not None and budget is not None
+    deadline = clock() + budget if clock is not None and budget is not None else 0.0
+    search = _Search(root, Judge(root, seat, weights or Weights()), effort, clock if timed else None, deadline)
     karma: _Karma | None = None
     best = options[0]
     best_value = float("-inf")
@@ -245,10 +251,10 @@ def _choose(
                 elephant, other = root.where.index(ELEPHANT), d.args[0]
             v = karma.reroll(elephant, other, root.players[seat].karma)
         else:
-            v = search.value(search.step(root, d), 0)
+            v = search.value(search.step(root, d), 0, widths)
         if v > best_value + 1e-9:
             best, best_value = d, v
-    return best
+    return Choice(best, search.nodes, search.stopped and search.nodes < effort)
 
 
 def expert_bot(
@@ -264,7 +270,7 @@ def expert_bot(
     w = weights or Weights()
 
     def choose(g: GameState) -> Decision:
-        return _choose(g, seed, effort, budget, clock, w, widths)
+        return decide(g, seed, effort, budget, clock, w, widths).decision
 
     return choose
 
@@ -281,7 +287,7 @@ def hint(
     over). The same state gives the same hint."""
     if g.phase == PHASE_OVER or g.current != seat:
         return None
-    return _choose(g, seed, effort, budget, clock, Weights(), WIDTHS)
+    return decide(g, seed, effort, budget, clock).decision
 
 
-__all__ = ["EFFORT", "Clock", "expert_bot", "hint"]
+__all__ = ["EFFORT", "Choice", "Clock", "decide", "expert_bot", "hint"]

@@ -192,7 +192,7 @@ def promise(t: Tables, p: PlayerState, w: Weights) -> float:
         if roads[cell]:
             continue
         reached = False
-        for bit, nb, back in links[cell]:
+        for _, nb, back in links[cell]:
             if roads[nb] & back:
                 reached = True
                 break
