@@ -26,8 +26,8 @@ from setuptools import setup
 # frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
 COMPILED = {
     "games": ("rng",),
-    "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",
-                                   "state", "tracks", "turns", "undo"),
+    "games/dice_charmers/engine": ("decisions", "effects", "expert", "game", "market", "outlook", "palace", "province",
+                                   "resolve", "river", "state", "tracks", "turns", "undo"),
     "server": ("changes", "connection", "encoding", "hub", "inbox", "json_text", "local_room", "memory_store",
                "metrics", "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe",
                "redis_store", "room", "room_tasks", "rooms", "seat_moves", "session", "snapshots", "state_text",

@@ -158,22 +158,32 @@ def _money_points(t: Tables, money: int, more: int) -> float:
 
 def promise(t: Tables, p: PlayerState, w: Weights) -> float:
     """What a sheet's marks promise beyond its overlap, in track spaces, with turns enough to use them."""
-    s = t.sheet
-    prices = s.prices
-    value = 0.0
-    # Goods: what they would fetch, sold left to right.
+    return (
+        goods_promise(t, p, w)
+        + w.karma * (p.karma_gained - p.karma_used)
+        + province_promise(t, p.roads, p.levels, p.edges_taken, w)
+        + river_promise(t, p.river, w)
+        + palace_promise(t, p.palace, w)
+    )
+
+
+def goods_promise(t: Tables, p: PlayerState, w: Weights) -> float:
+    """Goods: what they would fetch, sold left to right."""
+    prices = t.sheet.prices
     coins = 0
     for good in range(3):
         owned = p.circled[good] - p.sold[good]
         if owned:
             sold = p.sold[good]
             coins += sum(prices[sold : sold + owned])
-    if coins:
-        value += w.goods * _money_points(t, p.money, coins)
-    value += w.karma * (p.karma_gained - p.karma_used)
-    # Upgrades: extra fame on each building of that type still to erect (a few of them, at most).
-    roads = p.roads
-    levels = p.levels
+    return w.goods * _money_points(t, p.money, coins) if coins else 0.0
+
+
+def province_promise(t: Tables, roads: tuple[int, ...], levels: tuple[int, ...], taken: int, w: Weights) -> float:
+    """Upgrades (extra fame on the few buildings of each type still to erect), the best spaces a road could be
+    drawn on next, and the edge bonuses those reach."""
+    s = t.sheet
+    value = 0.0
     for b, cells in enumerate(t.cells_of):
         extra = levels[b] - 1
         if extra:
@@ -182,27 +192,22 @@ def promise(t: Tables, p: PlayerState, w: Weights) -> float:
                 if not roads[c]:
                     left += 1
             value += w.upgrade * 0.6 * extra * min(left, 3)
-    # The frontier: the best few spaces a road could be drawn on next, and the edge bonuses they reach.
     allowed = s.allowed
     links = s.links
     best1 = best2 = best3 = 0.0
     edge_value = 0.0
-    taken = p.edges_taken
     for cell in range(len(roads)):
-        if roads[cell]:
+        if roads[cell] or not allowed[cell]:
             continue
         reached = False
         for _, nb, back in links[cell]:
             if roads[nb] & back:
                 reached = True
                 break
-        if not reached or not allowed[cell]:
+        if not reached:
             continue
-        kind = s.cell_kind[cell]
-        if kind == "building":
-            v = 0.6 * levels[s.cell_building[cell]]
-        else:
-            v = 1.2
+        b = s.cell_building[cell]
+        v = 0.6 * levels[b] if b >= 0 else 1.2
         if v > best1:
             best1, best2, best3 = v, best1, best2
         elif v > best2:
@@ -212,23 +217,59 @@ def promise(t: Tables, p: PlayerState, w: Weights) -> float:
         for slot, ew in t.edges[cell]:
             if not taken >> slot & 1:
                 edge_value += ew
-    value += w.frontier * (best1 + best2 + best3) + w.edge * min(edge_value, 6.0)
-    # The river: the rewards of the next spaces ahead, the nearest counting most.
-    pos = p.river.bit_length() - 1
+    return value + w.frontier * (best1 + best2 + best3) + w.edge * min(edge_value, 6.0)
+
+
+def river_promise(t: Tables, river: int, w: Weights) -> float:
+    """The rewards of the next river spaces ahead, the nearest counting most."""
+    pos = river.bit_length() - 1
     rw = t.river_worth
+    value = 0.0
     decay = 1.0
     for i in range(pos + 1, min(pos + 4, len(rw))):
-        value += w.river * decay * rw[i]
+        value += decay * rw[i]
         decay *= 0.6
-    # The palace: each area's next column bonus, by how much of that column is crossed out.
-    uses = s.palace_uses
-    palace = p.palace
+    return w.river * value
+
+
+def palace_promise(t: Tables, palace: tuple[int, ...], w: Weights) -> float:
+    """Each palace area's next column bonus, by how much of that column is crossed out."""
+    s = t.sheet
+    value = 0.0
     for a, (members, _) in enumerate(s.areas):
         low = min([palace[c] for c in members])
-        if low < uses:
-            done = sum(1 for c in members if palace[c] > low)
-            value += w.palace * t.column_worth[a][low] * (done + 1) / (len(members) + 1)
-    return value
+        if low < s.palace_uses:
+            done = 0
+            for c in members:
+                if palace[c] > low:
+                    done += 1
+            value += t.column_worth[a][low] * (done + 1) / (len(members) + 1)
+    return w.palace * value
+
+
+class Promises:
+    """`promise` for the many sheets one search values, each part worked out once for the marks it reads."""
+
+    __slots__ = ("province", "t", "w")
+
+    def __init__(self, t: Tables, w: Weights) -> None:
+        self.t = t
+        self.w = w
+        self.province: dict[tuple[tuple[int, ...], tuple[int, ...], int], float] = {}
+
+    def of(self, p: PlayerState) -> float:
+        t, w = self.t, self.w
+        key = (p.roads, p.levels, p.edges_taken)
+        province = self.province.get(key)
+        if province is None:
+            province = self.province[key] = province_promise(t, p.roads, p.levels, p.edges_taken, w)
+        return (
+            goods_promise(t, p, w)
+            + w.karma * (p.karma_gained - p.karma_used)
+            + province
+            + river_promise(t, p.river, w)
+            + palace_promise(t, p.palace, w)
+        )
 
 
 def pending_worth(g: GameState) -> float:
@@ -273,12 +314,13 @@ class Judge:
     """Values the states a search reaches within one seat's turn. The other players' sheets do not change in
     that turn, so what they hold is worked out once."""
 
-    __slots__ = ("others", "seat", "t", "w")
+    __slots__ = ("others", "promises", "seat", "t", "w")
 
     def __init__(self, g: GameState, seat: int, w: Weights) -> None:
         self.t = tables(g.sheet)
         self.w = w
         self.seat = seat
+        self.promises = Promises(self.t, w)
         self.others = tuple(
             (s, overlap_of(self.t, p), promise(self.t, p, w)) for s, p in enumerate(g.players) if s != seat
         )
@@ -294,7 +336,7 @@ class Judge:
             winners = [r["seat"] for r in g.result if r["winner"]]
             best = max(o for _, o, _ in self.others)
             return mine_now - best + (w.lead / len(winners) if seat in winners else 0.0)
-        mine_promise = promise(t, p, w)
+        mine_promise = self.promises.of(p)
         lead = mine_now + 0.5 * mine_promise
         for _, o, pr in self.others:
             lead = max(lead, o + 0.5 * pr)
