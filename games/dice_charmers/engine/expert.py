@@ -27,11 +27,11 @@ Bot = Callable[[GameState], Decision]
 Clock = Callable[[], float]  # seconds, from any fixed origin (time.monotonic, time.perf_counter)
 
 EXPERT_DRAW = "rajas-expert/1"  # kept apart from the dice and the other bots' draws
-EFFORT = 6000  # engine decisions one decision's search may apply (the default, the level `expert`)
+EFFORT = 3000  # engine decisions one decision's search may apply (the default, the level `expert`)
 # How many of a choice's options are searched further, by how deep in the turn the choice comes (deeper: the
 # last figure); the others are valued as they stand. The first choice after the die is always searched whole.
-WIDTHS = (99, 5, 3, 2)
-KARMA_WIDTHS = (6, 3, 2, 1)  # the same for the outcomes of a karma reroll: many, each weighing little
+WIDTHS = (99, 4, 2, 1)
+KARMA_WIDTHS = (5, 2, 1)  # the same for the outcomes of a karma reroll: many, each weighing little
 KARMA_LEVELS = 3  # at most this many karma spent in a row are weighed (more are valued like the third)
 
 
