@@ -140,6 +140,18 @@ def test_a_sale_of_three_goods_at_a_market_is_found() -> None:
     assert g.players[0].money_from[SOURCES.index("market")] - market_before >= 12
 
 
+def test_the_last_karma_is_spent_when_no_die_can_be_used() -> None:
+    """Seat 0 has one karma; the only die in the middle shows a character crossed out three times already: a
+    reroll of it and the elephant's die promises an action, passing promises nothing."""
+    g = game(2, seed=8, start=1)
+    in_depots = {d: 1 for d in (PURPLE_SAME, PURPLE_MIXED, GREEN_A, GREEN_B, BLUE_A, BLUE_B)}
+    set_dice(g, {ORANGE_A: "great_mogul"}, where={**in_depots, ORANGE_B: ELEPHANT})
+    turn_of(g, 0)
+    sheet_of(g, 0, palace={"great_mogul": 3}, karma_gained=1)
+    assert {d.kind for d in legal_decisions(g)} == {"pass", "karma"}
+    assert expert_bot("k", effort=SMALL)(g).kind == "karma"
+
+
 class TickingClock:
     """A clock that moves on by `tick` seconds each time it is read: time a test can count on."""
 

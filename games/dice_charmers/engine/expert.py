@@ -18,6 +18,7 @@ from typing import NamedTuple
 from rajas.games.rng import seed_to_state
 
 from .decisions import Decision
+from .errors import GameOver
 from .game import apply, legal_decisions
 from .outlook import Judge, Weights, pending_worth
 from .state import ELEPHANT, MIDDLE, PHASE_OVER, PHASE_PICK, PHASE_REROLL, GameState, replaced
@@ -145,8 +146,9 @@ class _Karma:
         self.base = base  # the state the rerolls start from (a pick, or a reroll just made)
         self.kept: dict[tuple[object, ...], float | None] = {}
         first = self._stopped(1)
+        second = self._stopped(2) if base.players[base.current].karma >= 2 else first
         self.stop = first  # the turn ends with no die taken, one karma spent
-        self.cost = max(0.0, first - self._stopped(2))
+        self.cost = max(0.0, first - second)  # what one more karma spent costs
 
     def _as_if(self, karma: int) -> GameState:
         """`base` as a pick with `karma` more karma spent (what a kept die is then carried out from)."""
@@ -160,8 +162,6 @@ class _Karma:
     def _stopped(self, karma: int) -> float:
         """The turn ending with no die taken and `karma` more karma spent."""
         s = self._as_if(karma)
-        if s.players[s.current].karma < 0:
-            return float("-inf")
         s.step += 1
         s._legal = None
         # The seat passes: the next turn starts (what `pass` does, without asking whether it is offered).
@@ -228,6 +228,8 @@ def decide(
 ) -> Choice:
     """The expert's decision for whoever must decide in `g` (a game not over)."""
     options = legal_decisions(g)
+    if not options:
+        raise GameOver("the game is over")
     if len(options) == 1:
         return Choice(options[0], 0, False)
     seat = g.current
