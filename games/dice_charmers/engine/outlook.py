@@ -250,26 +250,33 @@ def palace_promise(t: Tables, palace: tuple[int, ...], w: Weights) -> float:
 class Promises:
     """`promise` for the many sheets one search values, each part worked out once for the marks it reads."""
 
-    __slots__ = ("province", "t", "w")
+    __slots__ = ("goods", "palace", "province", "river", "t", "w")
 
     def __init__(self, t: Tables, w: Weights) -> None:
         self.t = t
         self.w = w
+        self.goods: dict[tuple[tuple[int, ...], tuple[int, ...], int], float] = {}
         self.province: dict[tuple[tuple[int, ...], tuple[int, ...], int], float] = {}
+        self.river: dict[int, float] = {}
+        self.palace: dict[tuple[int, ...], float] = {}
 
     def of(self, p: PlayerState) -> float:
         t, w = self.t, self.w
+        key = (p.circled, p.sold, p.money)
+        goods = self.goods.get(key)
+        if goods is None:
+            goods = self.goods[key] = goods_promise(t, p, w)
         key = (p.roads, p.levels, p.edges_taken)
         province = self.province.get(key)
         if province is None:
             province = self.province[key] = province_promise(t, p.roads, p.levels, p.edges_taken, w)
-        return (
-            goods_promise(t, p, w)
-            + w.karma * (p.karma_gained - p.karma_used)
-            + province
-            + river_promise(t, p.river, w)
-            + palace_promise(t, p.palace, w)
-        )
+        river = self.river.get(p.river)
+        if river is None:
+            river = self.river[p.river] = river_promise(t, p.river, w)
+        palace = self.palace.get(p.palace)
+        if palace is None:
+            palace = self.palace[p.palace] = palace_promise(t, p.palace, w)
+        return goods + w.karma * (p.karma_gained - p.karma_used) + province + river + palace
 
 
 def pending_worth(g: GameState) -> float:
