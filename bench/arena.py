@@ -148,6 +148,8 @@ def arena(
             "wilson95": [round(wlo, 4), round(whi, 4)],
             "decisions": len(t),
             "decision_ms": _spread(t),
+            # The expert's decisions that took the whole budget: those the time cap cut short (None: no cap).
+            "at_budget": sum(1 for x in t if x >= budget) if budget is not None and name == "expert" else None,
             "choice_ms": _spread(c),
             "cpu_ms": _spread(cpu),
         }
