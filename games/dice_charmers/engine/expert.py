@@ -137,7 +137,7 @@ class _Karma:
     neither can be used, stops) or spends one more karma to roll both again. Keeping die x showing face f is
     worth what taking that die would be worth from `base` with one more karma spent; those values are searched
     once per effect and shared by every reroll weighed in the decision. One karma more spent is valued as the
-    same outcome less what that karma would have been worth (`karma_cost`)."""
+    same outcome less what that karma would have been worth (`cost`)."""
 
     __slots__ = ("base", "cost", "kept", "search", "stop")
 
@@ -173,6 +173,7 @@ class _Karma:
     def keep(self, die: int, face: int) -> float | None:
         """What keeping `die` showing `face` is worth, one karma spent; None when that die could not be used."""
         eff = self.base.sheet.die_faces[die][face]
+        # (A purple die's face is part of the key: a goods_die bonus released later reads the purple dice.)
         k = (eff, die in self.base.sheet.purple_dice and face)
         if k in self.kept:
             return self.kept[k]

@@ -290,6 +290,7 @@ def pending_worth(g: GameState) -> float:
 
 
 def overlap_of(t: Tables, p: PlayerState) -> float:
+    """A player's overlap (as `tracks.overlap`, in floats), read from the positions worked out for the sheet."""
     s = t.sheet
     fp, mp = t.fame_pos, t.money_pos
     return fp[min(p.fame, len(fp) - 1)] + mp[min(p.money, len(mp) - 1)] - s.track_length
@@ -297,7 +298,8 @@ def overlap_of(t: Tables, p: PlayerState) -> float:
 
 def turns_to_come(g: GameState, seat: int, w: Weights, lead: float) -> float:
     """How many turns `seat` will still start from `g`: exact once the end is triggered, otherwise the turns left
-    in this round plus the rounds the leader (at `lead` overlap, promise counted) still needs to cross."""
+    in this round plus the turns the leader (at `lead` overlap, promise counted) still needs to cross, at
+    `turn_gain` spaces a turn (every player takes as many turns a round as the leader)."""
     if g.phase == PHASE_OVER:
         return 0.0
     order = g.order
@@ -321,12 +323,14 @@ class Judge:
     """Values the states a search reaches within one seat's turn. The other players' sheets do not change in
     that turn, so what they hold is worked out once."""
 
-    __slots__ = ("others", "promises", "seat", "t", "w")
+    __slots__ = ("others", "promises", "round", "seat", "t", "turn", "w")
 
     def __init__(self, g: GameState, seat: int, w: Weights) -> None:
         self.t = tables(g.sheet)
         self.w = w
         self.seat = seat
+        self.turn = g.turn  # the turn being played (its own decisions come before its end)
+        self.round = g.round
         self.promises = Promises(self.t, w)
         self.others = tuple(
             (s, overlap_of(self.t, p), promise(self.t, p, w)) for s, p in enumerate(g.players) if s != seat
@@ -348,6 +352,8 @@ class Judge:
         for _, o, pr in self.others:
             lead = max(lead, o + 0.5 * pr)
         left = turns_to_come(g, seat, w, lead)
+        if g.current == seat and g.turn == self.turn and g.round == self.round:
+            left -= 1.0  # in the middle of the turn being played: that turn is not one to come
         mine = mine_now + time_factor(left) * mine_promise + w.turn_gain * left
         spread = left
         best_other = -1e9
