@@ -28,10 +28,13 @@ COMPILED = {
     "games": ("rng",),
     "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",
                                    "state", "tracks", "turns", "undo"),
-    "server": ("changes", "connection", "encoding", "hub", "inbox", "json_text", "local_room", "memory_store",
-               "metrics", "milestones", "modes", "packed", "redis_channels", "redis_cluster", "redis_pipe",
-               "redis_store", "room", "room_tasks", "rooms", "seat_moves", "session", "snapshots", "state_text",
-               "store", "transport/base", "transport/fast", "turn_undo", "undo", "update_text", "views", "watchdog"),
+    "server": ("edge/connection", "edge/inbox", "edge/session", "edge/transport/base", "edge/transport/fast",
+               "metrics", "rooms/changes", "rooms/encoding", "rooms/hub", "rooms/json_text", "rooms/local_room",
+               "rooms/milestones", "rooms/modes", "rooms/packed", "rooms/room", "rooms/room_tasks", "rooms/rooms",
+               "rooms/seat_moves", "rooms/snapshots", "rooms/state_text", "rooms/turn_undo", "rooms/undo",
+               "rooms/update_text", "rooms/views", "rooms/watchdog", "storage/memory_store",
+               "storage/redis_channels", "storage/redis_cluster", "storage/redis_pipe", "storage/redis_store",
+               "storage/store"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("games", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

@@ -12,29 +12,28 @@ from typing import Any
 import rajas.client_web
 from pydantic import ValidationError
 from rajas.protocol import ProtocolError, RoomSettings
+from rajas.server.edge import forwarded
+from rajas.server.edge.connection import Conn, Limits
+from rajas.server.edge.forwarded import Proxies
+from rajas.server.edge.guard import Connections, RoomQuota, address_key
+from rajas.server.edge.session import Session
+from rajas.server.edge.static import ClientFiles
+from rajas.server.edge.transport import Link, Socket
+from rajas.server.edge.web import read_body
+from rajas.server.history.archive import HistorySettings
+from rajas.server.history.routes import game_routes
+from rajas.server.history.service import History
+from rajas.server.logs import RateFilter
+from rajas.server.metrics import Metrics
+from rajas.server.rooms.hub import Hub
+from rajas.server.rooms.room import PLAYING
+from rajas.server.storage.store import SPECTATORS, RoomStore, connected_seats
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
-
-from . import forwarded
-from .archive import HistorySettings
-from .connection import Conn, Limits
-from .forwarded import Proxies
-from .guard import Connections, RoomQuota, address_key
-from .history import History
-from .hub import Hub
-from .logs import RateFilter
-from .metrics import Metrics
-from .room import PLAYING
-from .routes_games import game_routes
-from .session import Session
-from .static import ClientFiles
-from .store import SPECTATORS, RoomStore, connected_seats
-from .transport import Link, Socket
-from .web import read_body
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent

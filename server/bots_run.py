@@ -20,8 +20,7 @@ from rajas.games.dice_charmers.engine import Decision, GameState, parse_sheet
 from rajas.games.dice_charmers.engine.bots import BOTS
 from rajas.games.dice_charmers.engine.sheet import Sheet
 from rajas.protocol.client import Client, ServerError
-
-from .fairness import _plain, verify
+from rajas.server.fairness import _plain, verify
 
 
 class Tally:

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .config import SERVE, ConfigError, env_default, help_for
+from rajas.server.config import SERVE, ConfigError, env_default, help_for
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -26,9 +26,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .connection import Limits
-    from .serve import serve
-    from .sheet_cache import SHEETS
+    from rajas.server.edge.connection import Limits
+    from rajas.server.rooms.sheet_cache import SHEETS
+    from rajas.server.serve import serve
 
     SHEETS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE, as the cache read at import)
 
@@ -65,7 +65,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _bots(args: argparse.Namespace) -> int:
     import asyncio
 
-    from .bots_run import run_bots
+    from rajas.server.bots_run import run_bots
 
     result = asyncio.run(
         run_bots(
@@ -88,7 +88,7 @@ def _bots(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .fairness import LogError, load_log, verify
+    from rajas.server.fairness import LogError, load_log, verify
 
     try:
         report = verify(load_log(args.log), args.commitment, args.contribution)

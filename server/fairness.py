@@ -29,11 +29,10 @@ from rajas.games.dice_charmers.engine import (
 from rajas.games.dice_charmers.engine.sheet import BUILTIN_SHEETS, Sheet
 from rajas.games.dice_charmers.engine.undo import TurnHistory, record, take_back
 from rajas.games.rng import DICE_VERSION, bot_contribution
-
-from .codes import commitment
-from .encoding import public_state
-from .room import ROLL_EVENTS
-from .undo import UNDO
+from rajas.server.rooms.codes import commitment
+from rajas.server.rooms.encoding import public_state
+from rajas.server.rooms.room import ROLL_EVENTS
+from rajas.server.rooms.undo import UNDO
 
 MAX_LOG_BYTES = 64 << 20  # a whole game's log is well under a megabyte; never read an endless answer
 HEX256 = re.compile(r"[0-9a-f]{64}")

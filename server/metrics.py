@@ -87,7 +87,7 @@ class Histogram:
 def compiled() -> bool:
     """Whether this process runs the server's modules compiled by mypyc (setup.py) or as pure Python: the
     same behaviour, but not the same CPU per decision, so /health, /metrics and `rajas bench` say which."""
-    spec = importlib.util.find_spec("rajas.server.hub")
+    spec = importlib.util.find_spec("rajas.server.rooms.hub")
     return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
 
 
@@ -139,7 +139,7 @@ class Metrics:
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
         self.extra: list[Counter] = []  # counters of optional parts (turn e-mails), rendered after the rest
         # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
-        from .sheet_cache import SHEETS
+        from rajas.server.rooms.sheet_cache import SHEETS
 
         self.gauge("rajas_sheet_cache_entries", "parsed custom sheets in the cache", lambda: [("", len(SHEETS))])
         self.gauge(

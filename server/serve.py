@@ -8,17 +8,17 @@ import resource
 
 import uvicorn
 from rajas.protocol import MAX_FRAME
-
-from . import logs, transport
-from .app import create_app
-from .archive import HistorySettings
-from .config import node_name
-from .connection import Limits
-from .memory_store import MemoryStore
-from .metrics import watch_gc
-from .redis_store import RedisStore
-from .store import RoomStore
-from .turn_based import TurnConfig
+from rajas.server import logs
+from rajas.server.app import create_app
+from rajas.server.config import node_name
+from rajas.server.edge import transport
+from rajas.server.edge.connection import Limits
+from rajas.server.history.archive import HistorySettings
+from rajas.server.metrics import watch_gc
+from rajas.server.storage.memory_store import MemoryStore
+from rajas.server.storage.redis_store import RedisStore
+from rajas.server.storage.store import RoomStore
+from rajas.server.turns.service import TurnConfig
 
 
 def make_store(

@@ -52,9 +52,9 @@ RAJAS_COMPILE=1 cpip --no-build-isolation --no-deps --force-reinstall .
 "$compiled/venv/bin/python" - <<'PY'
 import sys
 import rajas.games.dice_charmers.engine.turns
-import rajas.server.hub
+import rajas.server.rooms.hub
 
-for module in (rajas.games.dice_charmers.engine.turns, rajas.server.hub):
+for module in (rajas.games.dice_charmers.engine.turns, rajas.server.rooms.hub):
     if not module.__file__.endswith(".so"):
         sys.exit(f"{module.__name__} was not compiled")
 PY

@@ -105,10 +105,10 @@ def test_the_json_generators_eyes_read_status_and_pending_as_a_full_decode_would
     from rajas.games.dice_charmers.engine.bots import random_bot
     from rajas.protocol import to_json
     from rajas.protocol.messages import RoomSettings
-    from rajas.server import changes
-    from rajas.server.encoding import StateEncoder
-    from rajas.server.frozen import EMPTY
-    from rajas.server.room import Room
+    from rajas.server.rooms import changes
+    from rajas.server.rooms.encoding import StateEncoder
+    from rajas.server.rooms.frozen import EMPTY
+    from rajas.server.rooms.room import Room
 
     room = Room.create(RoomSettings(seats=2))
     for i in range(2):

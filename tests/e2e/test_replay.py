@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from rajas.games.dice_charmers.engine import Decision, apply, new_game
-from rajas.server.encoding import player_view
 from rajas.server.fairness import log_sheet
+from rajas.server.rooms.encoding import player_view
 
 from tests.server.conftest import Clients, play_random, seated_room
 

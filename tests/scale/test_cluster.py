@@ -8,7 +8,7 @@ import asyncio
 
 from rajas.server.bots_run import run_bots
 from rajas.server.fairness import verify
-from rajas.server.redis_cluster import key_slot
+from rajas.server.storage.redis_cluster import key_slot
 
 from .players import check_acked, check_and_close, fetch_log, seat_room
 from .topology import Topology

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from rajas.protocol import ProtocolError
-from rajas.server.forwarded import Proxies, apply
-from rajas.server.guard import RoomQuota, address_key
+from rajas.server.edge.forwarded import Proxies, apply
+from rajas.server.edge.guard import RoomQuota, address_key
 
 
 def test_an_ipv6_client_counts_by_its_64() -> None:

@@ -15,9 +15,9 @@ from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import Client
 from rajas.protocol.messages import RoomSettings
-from rajas.server.hub import LISTED, Hub
-from rajas.server.redis_store import RedisStore
-from rajas.server.room import Room
+from rajas.server.rooms.hub import LISTED, Hub
+from rajas.server.rooms.room import Room
+from rajas.server.storage.redis_store import RedisStore
 
 from tests.engine.sheets_made import largest
 

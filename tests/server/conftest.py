@@ -19,13 +19,13 @@ import pytest
 import uvicorn
 from rajas.protocol.client import Client
 from rajas.server.app import create_app
-from rajas.server.archive import HistorySettings
-from rajas.server.connection import Limits
-from rajas.server.hub import Hub
-from rajas.server.memory_store import MemoryStore
-from rajas.server.redis_store import RedisStore
+from rajas.server.edge.connection import Limits
+from rajas.server.history.archive import HistorySettings
+from rajas.server.rooms.hub import Hub
 from rajas.server.serve import uvicorn_config
-from rajas.server.store import RoomStore
+from rajas.server.storage.memory_store import MemoryStore
+from rajas.server.storage.redis_store import RedisStore
+from rajas.server.storage.store import RoomStore
 
 from tests.scale.cluster import Cluster, redis_cluster
 

@@ -13,10 +13,10 @@ from typing import Any
 import httpx
 import pytest
 from rajas.protocol.client import Client, ServerError
-from rajas.server.chat_store import CHAT_KEEP, MemoryChat
-from rajas.server.connection import Limits
-from rajas.server.memory_store import MemoryStore
-from rajas.server.redis_store import RedisStore
+from rajas.server.edge.connection import Limits
+from rajas.server.storage.chat_store import CHAT_KEEP, MemoryChat
+from rajas.server.storage.memory_store import MemoryStore
+from rajas.server.storage.redis_store import RedisStore
 
 from .conftest import Clients, Running, make_store, mover, play_random, run_server, seated_room, sync
 

@@ -6,9 +6,10 @@ import pytest
 from rajas.games.dice_charmers.engine import apply, load_sheet, new_game
 from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import pack, unpack
-from rajas.server import changes
-from rajas.server.connection import Frame
-from rajas.server.encoding import (
+from rajas.server.rooms import changes
+from rajas.server.edge.connection import Frame
+from rajas.server.edge.transport.base import ws_frame
+from rajas.server.rooms.encoding import (
     StateEncoder,
     extend_map,
     game_view,
@@ -18,7 +19,6 @@ from rajas.server.encoding import (
     public_state,
     stored,
 )
-from rajas.server.transport.base import ws_frame
 
 from .conftest import TRANSPORT, Clients, run_server, seated_room
 
@@ -98,7 +98,7 @@ def test_websocket_frames_carry_their_length(n: int) -> None:
 async def test_broadcasts_are_written_straight_to_the_socket() -> None:
     # Under the fast transport frames skip uvicorn's send (a uvicorn upgrade that changed its internals would
     # quietly make every broadcast dearer: this says so); the standard one always goes through it.
-    from rajas.server.memory_store import MemoryStore
+    from rajas.server.storage.memory_store import MemoryStore
 
     async with run_server(MemoryStore()) as server:
         clients = Clients()
@@ -116,7 +116,7 @@ async def test_broadcasts_are_written_straight_to_the_socket() -> None:
 
 def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
     from rajas.protocol.messages import RoomSettings
-    from rajas.server.room import Room
+    from rajas.server.rooms.room import Room
 
     encoder = StateEncoder()
     room = Room.create(RoomSettings(seats=3))
@@ -148,7 +148,7 @@ def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
 
 def test_a_clone_has_every_field_of_its_room() -> None:
     from rajas.protocol.messages import RoomSettings
-    from rajas.server.room import FIELDS, Room
+    from rajas.server.rooms.room import FIELDS, Room
 
     room = Room.create(RoomSettings(seats=2))
     changes.take_seat(room, "p0", room.host_token)
@@ -158,7 +158,7 @@ def test_a_clone_has_every_field_of_its_room() -> None:
 
 def test_a_clone_shares_the_seats_until_a_change_copies_them() -> None:
     from rajas.protocol.messages import RoomSettings
-    from rajas.server.room import Room
+    from rajas.server.rooms.room import Room
 
     room = Room.create(RoomSettings(seats=3))
     changes.take_seat(room, "p0", room.host_token)
@@ -198,8 +198,8 @@ def test_a_plain_decide_skips_the_general_validator_but_not_its_checks() -> None
 
 
 async def test_the_memory_store_packs_a_record_when_read_or_once_the_room_is_quiet() -> None:
-    from rajas.server.encoding import Lazy
-    from rajas.server.memory_store import MemoryStore
+    from rajas.server.rooms.encoding import Lazy
+    from rajas.server.storage.memory_store import MemoryStore
 
     store = MemoryStore(sweep_every=60)
     assert await store.create("c", "w", pack({"v": 1}), public=False)

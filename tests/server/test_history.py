@@ -13,14 +13,14 @@ import pytest
 import redis.asyncio as aioredis
 from rajas.games.dice_charmers.engine import apply, new_game
 from rajas.games.dice_charmers.engine.game import Decision
-from rajas.server.archive import Archive, HistorySettings, MemoryArchive, game_id
-from rajas.server.archive_redis import RedisArchive, game_key
-from rajas.server.encoding import public_state
 from rajas.server.fairness import log_sheet, verify
-from rajas.server.history import History
-from rajas.server.memory_store import MemoryStore
+from rajas.server.history.archive import Archive, HistorySettings, MemoryArchive, game_id
+from rajas.server.history.service import History
 from rajas.server.metrics import Metrics
-from rajas.server.redis_store import RedisStore
+from rajas.server.rooms.encoding import public_state
+from rajas.server.storage.archive_redis import RedisArchive, game_key
+from rajas.server.storage.memory_store import MemoryStore
+from rajas.server.storage.redis_store import RedisStore
 
 from .conftest import Clients, Running, free_port, make_store, play_random, run_server, seated_room
 

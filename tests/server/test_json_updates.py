@@ -11,16 +11,16 @@ from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.games.dice_charmers.engine.decisions import Decision
 from rajas.protocol import pack, to_json, unpack
 from rajas.protocol.messages import RoomSettings
-from rajas.server import changes
-from rajas.server.connection import Frame
-from rajas.server.encoding import StateEncoder, update
-from rajas.server.frozen import FrozenDict
-from rajas.server.json_text import dumps
-from rajas.server.packed import Lazy
-from rajas.server.room import Room
-from rajas.server.state_text import HEAD_PARTS, SHEET_PARTS, Parts, head_text, sheet_text
-from rajas.server.store import SPECTATORS
-from rajas.server.views import player_view, state_head
+from rajas.server.rooms import changes
+from rajas.server.edge.connection import Frame
+from rajas.server.rooms.encoding import StateEncoder, update
+from rajas.server.rooms.frozen import FrozenDict
+from rajas.server.rooms.json_text import dumps
+from rajas.server.rooms.packed import Lazy
+from rajas.server.rooms.room import Room
+from rajas.server.rooms.state_text import HEAD_PARTS, SHEET_PARTS, Parts, head_text, sheet_text
+from rajas.server.rooms.views import player_view, state_head
+from rajas.server.storage.store import SPECTATORS
 
 
 def _seated(players: int) -> Room:

@@ -8,8 +8,8 @@ import pytest
 import websockets.asyncio.client as wsc
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import ServerError
-from rajas.server.connection import Limits
-from rajas.server.memory_store import MemoryStore
+from rajas.server.edge.connection import Limits
+from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import Clients, run_server, seated_room
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from rajas.protocol.client import Client, ServerError
 from rajas.server.fairness import verify
-from rajas.server.memory_store import MemoryStore
+from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import Clients, Running, play_random, run_server, seated_room
 

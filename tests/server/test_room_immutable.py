@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from rajas.protocol import pack, unpack
 from rajas.protocol.messages import RoomSettings
-from rajas.server import changes
-from rajas.server.encoding import StateEncoder
-from rajas.server.frozen import FrozenDict, freeze
-from rajas.server.room import Room
+from rajas.server.rooms import changes
+from rajas.server.rooms.encoding import StateEncoder
+from rajas.server.rooms.frozen import FrozenDict, freeze
+from rajas.server.rooms.room import Room
 
 
 def _room() -> Room:

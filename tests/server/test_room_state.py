@@ -12,8 +12,8 @@ import pytest
 from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol import unpack
 from rajas.protocol.client import Client
-from rajas.server.memory_store import MemoryStore
-from rajas.server.sheet_cache import SheetCache
+from rajas.server.rooms.sheet_cache import SheetCache
+from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import Clients, Running, mover, seated_room, sync
 
@@ -137,7 +137,7 @@ async def test_the_room_list_comes_from_the_lobby_index(server: Running, clients
 
 
 async def test_the_room_list_is_bounded(memory_server: Running) -> None:
-    from rajas.server.hub import LISTED
+    from rajas.server.rooms.hub import LISTED
 
     store = memory_server.store
     assert isinstance(store, MemoryStore)
@@ -166,7 +166,7 @@ async def fixed_part(server: Running, code: str) -> bytes:
     store = server.store
     if isinstance(store, MemoryStore):
         return store.fixed[code]
-    from rajas.server.redis_store import RedisStore
+    from rajas.server.storage.redis_store import RedisStore
 
     assert isinstance(store, RedisStore)
     got = await store.redis.hget(store._room(code), "fix")
@@ -179,9 +179,9 @@ async def test_a_record_written_whole_gets_its_fixed_part_at_the_next_commit(ser
     """A room stored whole (before records had a fixed part) is split at its next commit, nothing lost."""
     from rajas.protocol import pack
     from rajas.protocol.messages import RoomSettings
-    from rajas.server import changes
-    from rajas.server.encoding import StateEncoder
-    from rajas.server.room import Room
+    from rajas.server.rooms import changes
+    from rajas.server.rooms.encoding import StateEncoder
+    from rajas.server.rooms.room import Room
 
     store = server.store
     room = Room.create(RoomSettings(seats=2, sheet=custom_sheet()))
@@ -203,7 +203,7 @@ async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_u
     """Node one stops hearing the room's channel (as across a Redis restart); node two plays on. A valid decision
     sent to node one without `v` is applied, not refused from node one's old copy; a wrong one is still refused."""
     from rajas.protocol.client import ServerError
-    from rajas.server.redis_store import RedisStore
+    from rajas.server.storage.redis_store import RedisStore
 
     from .conftest import run_server
 
@@ -240,8 +240,8 @@ async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_u
 
 async def test_an_expired_room_leaves_the_lobby_index(redis_url: str) -> None:
     from rajas.protocol import pack
-    from rajas.server.redis_lobby import LOBBY
-    from rajas.server.redis_store import RedisStore
+    from rajas.server.storage.redis_lobby import LOBBY
+    from rajas.server.storage.redis_store import RedisStore
 
     memory = MemoryStore(ttl=10)
     assert await memory.create("m1", "mw1", b"\x80", True, b"\x80", pack({"code": "m1"}))

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from rajas.protocol.client import Client, ServerError
-from rajas.server.redis_store import RedisStore
+from rajas.server.storage.redis_store import RedisStore
 
 from .conftest import Clients, Running, free_port, make_store, run_server, seated_room
 

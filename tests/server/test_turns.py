@@ -13,11 +13,11 @@ import pytest
 from rajas.games.dice_charmers.engine import apply, new_game, pending
 from rajas.protocol import unpack
 from rajas.protocol.client import ServerError
-from rajas.server.memory_store import MemoryStore
-from rajas.server.redis_store import RedisStore
-from rajas.server.series import current_entries
-from rajas.server.sheet_cache import sheet_for
-from rajas.server.turn_rules import skip_decision
+from rajas.server.rooms.series import current_entries
+from rajas.server.rooms.sheet_cache import sheet_for
+from rajas.server.rooms.turn_rules import skip_decision
+from rajas.server.storage.memory_store import MemoryStore
+from rajas.server.storage.redis_store import RedisStore
 
 from .conftest import Clients, Running, make_store, run_server, seated_room
 

@@ -15,11 +15,11 @@ from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import unpack
 from rajas.protocol.client import Client, ServerError
 from rajas.protocol.messages import RoomSettings
-from rajas.server import changes
-from rajas.server.encoding import StateEncoder, merge_maps
+from rajas.server.rooms import changes
 from rajas.server.fairness import verify
-from rajas.server.room import Room
-from rajas.server.undo import available, take_back
+from rajas.server.rooms.encoding import StateEncoder, merge_maps
+from rajas.server.rooms.room import Room
+from rajas.server.rooms.undo import available, take_back
 
 from .conftest import Clients, Running, mover, seated_room, sync
 
@@ -135,7 +135,7 @@ async def test_the_host_can_switch_undo_off(server: Running, clients: Clients) -
 
 async def test_a_player_cannot_take_a_die_and_take_it_back_for_ever(memory_server: Running, clients: Clients) -> None:
     """Each undo is an entry of the game log: at most UNDOS_PER_TURN of them between two barriers."""
-    from rajas.server.undo import UNDOS_PER_TURN
+    from rajas.server.rooms.undo import UNDOS_PER_TURN
 
     _created, seated = await seated_room(clients, memory_server.url, players=3)
     me, _, wire = await _until_undoable(seated, random.Random(4))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rajas.games.dice_charmers.engine import apply, legal_decisions, load_sheet, new_game, pending
-from rajas.server.encoding import public_state
+from rajas.server.rooms.encoding import public_state
 
 OUT = Path(__file__).resolve().parents[2] / "client_web" / "fixtures"
 

@@ -1,0 +1,294 @@
+"""One client connection: its identity in a room, its outgoing queue, its rate limit.
+
+The outgoing queue is bounded: a client that cannot keep up is dropped, so it never slows the room.
+A broadcast is a `Frame` encoded once; JSON clients share one lazily made text encoding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rajas.protocol import pack, unpack
+from rajas.server.edge.transport.base import Socket, start, ws_frame
+from rajas.server.rooms.json_text import dumps
+from rajas.server.rooms.packed import Packed
+
+_ids = itertools.count(1)
+
+
+class Frame:
+    """One outgoing message, encoded at most once per format, whoever it goes to. Its JSON text is made when a
+    text client first needs it: by `text` when given (the encoder builds an update's text from kept parts),
+    else from the packed bytes; its packed bytes, when given as `Lazy`, when a binary client first needs them."""
+
+    __slots__ = ("_make", "_obj", "_packed", "_text", "_wire")
+
+    def __init__(self, packed: Packed | None, text: Callable[[], str] | None = None) -> None:
+        self._packed = packed  # (None: made for a text client, packed from `_obj` if a binary one needs it)
+        self._make = text
+        self._obj: Any = None
+        self._text: str | None = None
+        self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
+
+    @property
+    def packed(self) -> bytes:
+        got = self._packed
+        if got is None:
+            got = self._packed = pack(self._obj if self._obj is not None else json.loads(self.text))
+        return got if isinstance(got, bytes) else got.data
+
+    def wire(self, binary: bool) -> bytes:
+        got = self._wire[binary]
+        if got is None:
+            got = self._wire[binary] = ws_frame(self.packed if binary else self.text.encode(), binary)
+        return got
+
+    def size(self, binary: bool) -> int:
+        """About the memory the frame holds in a queue of a binary or a text client (what is sent to it)."""
+        return len(self.packed) if binary else len(self.text)
+
+    @classmethod
+    def of(cls, obj: Any, text: bool = False) -> Frame:
+        """`obj` packed; with `text`, its JSON text instead, made now (from `obj`, rather than from the packed
+        bytes), and `obj` packed only if asked for (a text client's own message is never)."""
+        if not text:
+            return cls(pack(obj))
+        frame = cls(None)
+        frame._obj = obj
+        frame._text = dumps(obj)
+        return frame
+
+    @classmethod
+    def sent(cls, data: bytes | str) -> Frame:
+        """A frame as it was sent before, to a binary (bytes) or a text client (str)."""
+        if isinstance(data, bytes):
+            return cls(data)
+        frame = cls(None)
+        frame._text = data
+        return frame
+
+    @property
+    def text(self) -> str:
+        got = self._text
+        if got is None:
+            make, self._make = self._make, None
+            got = self._text = make() if make is not None else dumps(unpack(self.packed))
+        return got
+
+
+@dataclass
+class Limits:
+    """Every limit a node puts on what its clients send and hold (docs/security.md; RAJAS_* in config.py)."""
+
+    rate: float = 100.0  # messages per second a connection may send, on average (control frames count too)
+    burst: float = 200.0  # ... and at once
+    queue: int = 1024  # frames waiting to be written before the client counts as too slow
+    queue_bytes: int = 2 * 1024 * 1024  # ... or bytes of them (a few large snapshots)
+    strikes: int = 50  # refused messages (decaying one per second) before the connection is closed
+    dedupe: int = 256  # replies remembered per connection, to answer a resent message id the same way
+    max_body: int = 64 * 1024  # bytes of an HTTP request body (a custom sheet file is the largest)
+    max_head: int = 16 * 1024  # bytes of an HTTP request line and headers
+    handshake_timeout: float = 10.0  # seconds to send a whole HTTP request (or websocket upgrade request)
+    rooms_per_minute: int = 10  # rooms one client address may create per minute
+    max_rooms: int = 5000  # rooms this node may create per room_window seconds
+    room_window: float = 7200.0  # (the room TTL: a room abandoned for that long is gone)
+    conns_per_address: int = 64  # open websocket connections per client address
+    forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-* headers are believed
+    chat_per_minute: int = 20  # chat lines a connection may send per minute (5 at once)
+    chat_spectators_per_minute: int = 60  # chat lines one room's spectators on a node may send per minute (20 at once)
+
+
+class Conn:
+    def __init__(self, socket: Socket, limits: Limits) -> None:
+        self.cid = next(_ids)
+        # Takes whole websocket frames straight to the socket, or says False when it cannot now (the buffer
+        # is full, the socket is closing, or the transport does not write frames itself): then `send` does.
+        self._raw = socket
+        self._cork: list[Frame] | None = None
+        self.on_drop: Callable[[], None] | None = None  # tells the connection's reader to stop waiting
+        self.limits = limits
+        self.binary = True
+        self.greeted = False
+        self.code: str | None = None  # room
+        self.role: str | None = None  # "player" | "spectator"
+        self.token: str | None = None  # seat token
+        self.host_token: str | None = None
+        self.seat_id: str | None = None
+        # Kept as sent (bytes or text), not Frames: thousands of long-lived small objects would each cost every
+        # GC pass.
+        self.replies: OrderedDict[str | int, bytes | str] = OrderedDict()
+        self._out: deque[Frame] = deque()
+        self._out_bytes = 0  # of the frames in _out (what each holds, in the format this client gets)
+        self.frames_refused = 0  # control frames left unanswered for being over the rate
+        self._blocked: Awaitable[None] | None = None  # a send waiting for the socket
+        self._wake = asyncio.Event()
+        self.closed = False
+        self.close_reason: tuple[int, str] | None = None
+        self._allowance = limits.burst
+        self._strikes = 0.0
+        self._last = time.monotonic()
+
+    # ---- incoming ---------------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        dt = now - self._last
+        self._last = now
+        self._allowance = min(self.limits.burst, self._allowance + dt * self.limits.rate)
+        self._strikes = max(0.0, self._strikes - dt)
+
+    def allow(self) -> bool:
+        """Token bucket: False when this message is over the rate."""
+        self._tick()
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    def take(self, cost: float) -> bool:
+        """A message that costs the node `cost` ordinary ones (e.g. a snapshot): False when over the rate."""
+        self._tick()
+        if self._allowance < cost:
+            return False
+        self._allowance -= cost
+        return True
+
+    def strike(self) -> bool:
+        """Counts a refused message; True when they keep coming and the connection should go."""
+        self._strikes += 1
+        return self._strikes > self.limits.strikes
+
+    def control_frame(self) -> bool:
+        """A ping, pong or other frame the transport answers itself: it takes from the same message rate;
+        False when it is over the rate and must be ignored (then it is a strike, and may close the connection)."""
+        if self.allow():
+            return True
+        self.frames_refused += 1
+        if self.strike():
+            self.drop(1008, "too many refused messages")
+        return False
+
+    # ---- outgoing ---------------------------------------------------------------------------------------
+
+    def push(self, frame: Frame) -> None:
+        if self.closed:
+            return
+        if not self._out and self._blocked is None:
+            raw = self._raw  # (the common case of `_write_now`, inline: a broadcast pushes to every socket)
+            if self._cork is None and raw.write(frame.wire(self.binary)):
+                return
+            self._write_now(frame)
+            return
+        self._queue(frame)
+
+    def _queue(self, frame: Frame) -> None:
+        """Behind a slow socket: queued, up to the queue's frames and bytes; past either the client is dropped."""
+        size = self._out_bytes + frame.size(self.binary)
+        if len(self._out) >= self.limits.queue or size > self.limits.queue_bytes:
+            self._out.clear()
+            self._out_bytes = 0
+            self.drop(4008, "too slow: outgoing queue full")
+            return
+        self._out_bytes = size
+        self._out.append(frame)
+        self._wake.set()
+
+    def send(self, obj: Any) -> Frame:
+        frame = Frame.of(obj, not self.binary)
+        self.push(frame)
+        return frame
+
+    def drop(self, code: int, reason: str) -> None:
+        """Closes the connection once the writer gets to it (from sync code, e.g. a full queue)."""
+        if self.close_reason is None:
+            self.close_reason = (code, reason)
+        self.closed = True
+        self._wake.set()
+        if self.on_drop is not None:
+            self.on_drop()
+
+    def cork(self) -> None:
+        """Holds this connection's frames until `uncork`, which writes them at once: while a client's own
+        message is handled, the update it caused and the reply to it leave in one write."""
+        if self._cork is None:
+            self._cork = []
+
+    def uncork(self) -> None:
+        frames, self._cork = self._cork, None
+        if not frames:
+            return
+        if self._out or self._blocked is not None:
+            for frame in frames:
+                self._queue(frame)
+            return
+        raw = self._raw
+        if len(frames) > 1 and raw.write(b"".join([f.wire(self.binary) for f in frames])):
+            return
+        for frame in frames:  # (even when closed since: a refusal that closed it still goes out, as in push)
+            if self._out or self._blocked is not None:
+                self._queue(frame)
+            else:
+                self._write_now(frame)
+
+    def _write_now(self, frame: Frame) -> None:
+        """Writes a frame from the caller, without a task switch: a broadcast would otherwise wake a writer task
+        per connection, and frame the message again for each. The frame's bytes are made once and written as
+        they are; when the transport cannot do that now, its send is started here instead (`start`: in the
+        caller, until it has to wait for the socket's buffer)."""
+        if self._cork is not None:
+            self._cork.append(frame)
+            return
+        raw = self._raw
+        if raw.write(frame.wire(self.binary)):
+            return
+        try:
+            blocked = start(raw.send_bytes(frame.packed) if self.binary else raw.send_text(frame.text))
+        except Exception:  # the socket went away; the reader notices and cleans up
+            self.closed = True
+            self._wake.set()
+            return
+        if blocked is not None:
+            self._blocked = blocked  # a slow client: its writer carries on from here, later frames queue
+            self._wake.set()
+
+    async def _finish_blocked(self) -> None:
+        """Waits for a send that `_write_now` started and that had to wait for the socket."""
+        assert self._blocked is not None
+        try:
+            await self._blocked
+        finally:
+            self._blocked = None
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                if self._blocked is not None:
+                    await self._finish_blocked()
+                while not self._out and not self.closed and self._blocked is None:
+                    self._wake.clear()
+                    await self._wake.wait()
+                if self._blocked is not None:
+                    continue
+                if self.closed and not self._out:
+                    break  # (what was queued before a close still goes out: the refusal that caused it)
+                frame = self._out.popleft()
+                self._out_bytes -= frame.size(self.binary)
+                if self.binary:
+                    await self._raw.send_bytes(frame.packed)
+                else:
+                    await self._raw.send_text(frame.text)
+        except Exception:  # the socket went away under us; the reader notices and cleans up
+            self.closed = True
+            return
+        if self.close_reason is not None:
+            try:
+                await self._raw.close(*self.close_reason)
+            except Exception:  # already closed
+                return

@@ -1,0 +1,172 @@
+"""The node's game history: archives a game when it ends, prunes old games, and answers the history routes.
+
+`History.finished` is called (through the hub's hooks) when this node committed a game's last decision: the
+archiving runs as a task of its own, so a slow or absent store costs the game nothing (it is logged and
+counted). Which archive: Redis when the rooms are in Redis (server/archive_redis.py), else memory."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from rajas.protocol import unpack
+from rajas.server.history.archive import Archive, HistoryError, HistorySettings, MemoryArchive, game_id, valid_id
+from rajas.server.history.replay import Replay, Replays
+from rajas.server.metrics import Metrics
+from rajas.server.rooms import series
+from rajas.server.rooms.encoding import public_state
+from rajas.server.rooms.room import OVER, Room
+from rajas.server.storage.redis_store import RedisStore
+from rajas.server.storage.store import RoomStore
+
+log = logging.getLogger("rajas.server")
+
+
+def make_archive(store: RoomStore, settings: HistorySettings) -> Archive:
+    if isinstance(store, RedisStore):
+        from rajas.server.storage.archive_redis import RedisArchive
+
+        return RedisArchive(store.redis, settings)
+    return MemoryArchive(settings)
+
+
+async def game_record(store: RoomStore, room: Room, finished: float) -> dict[str, Any]:
+    """The archived game: the log `rajas verify` reads (named by the room's spectator code, never its invite
+    code) with who sat where, the settings, its id and when it finished."""
+    assert room.game is not None and room.state is not None
+    # the room's log holds its whole series (a rematch): this game's entries follow its mark (server/series.py)
+    entries = series.current_entries([unpack(e) for e in await store.log(room.code)])
+    record = room.log(entries, public_state(room.state), via_watch=True)
+    record["game"] = series.number(room.game)
+    record["id"] = game_id(room.game["seed"])
+    record["finished"] = finished
+    record["seats"] = [{"name": s["name"], "bot": bool(s["bot"])} for s in room.seats]
+    record["settings"] = room.settings_view()
+    return record
+
+
+class History:
+    def __init__(self, store: RoomStore, settings: HistorySettings, metrics: Metrics) -> None:
+        self.store = store
+        self.settings = settings
+        self.archive = make_archive(store, settings)
+        self.replays = Replays(settings.replay_cache, settings.replay_steps)
+        self.refused = 0  # history requests refused (a malformed id, an unknown game, a bad range)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pruner: asyncio.Task[None] | None = None
+        self._gauges(metrics)
+
+    def start(self) -> None:
+        self._pruner = asyncio.create_task(self._prune_forever())
+
+    async def close(self) -> None:
+        for t in [*self._tasks, *([self._pruner] if self._pruner else [])]:
+            t.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    # ---- archiving -----------------------------------------------------------------------------------
+
+    def finished(self, room: Room) -> None:
+        """The game in `room` just ended on this node: archive it in the background."""
+        if room.status != OVER or room.game is None or room.state is None:
+            return
+        task = asyncio.create_task(self._keep(room))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _keep(self, room: Room) -> None:
+        await self.keep(room)
+
+    async def keep(self, room: Room) -> str | None:
+        """Archives the game of `room`; its id, or None when the store failed (logged and counted)."""
+        try:
+            record = await game_record(self.store, room, time.time())
+            if await self.archive.put(room.code, record):
+                self.archive.archived += 1
+                log.info("game archived", extra={"event": "game_archived", "room": room.code, "game": record["id"]})
+            return str(record["id"])
+        except Exception:
+            self.archive.errors += 1
+            log.exception("archiving a finished game failed", extra={"event": "archive_failed", "room": room.code})
+            return None
+
+    async def of_room(self, room: Room) -> list[dict[str, Any]]:
+        """GET /api/rooms/CODE/games. A finished game missing from its room's list is archived now: the node that
+        committed its last decision may have died before it could (archiving twice keeps the first)."""
+        games = await self.archive.of_room(room.code)
+        if room.status != OVER or room.game is None or room.state is None:
+            return games
+        retention = self.settings.retention
+        recent = retention <= 0 or time.time() - room.updated < retention  # (never bring back a pruned game)
+        if recent and game_id(room.game["seed"]) not in {g["id"] for g in games} and await self.keep(room):
+            games = await self.archive.of_room(room.code)
+        return games
+
+    async def _prune_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.prune_every)
+            await self.prune()
+
+    async def prune(self) -> int:
+        try:
+            return await self.archive.prune(time.time())
+        except Exception:
+            self.archive.errors += 1
+            log.warning("pruning the game history failed", extra={"event": "prune_failed"})
+            return 0
+
+    # ---- reading -------------------------------------------------------------------------------------
+
+    async def game(self, gid: str) -> dict[str, Any]:
+        """The archived game's record, or `game_not_found` (a malformed id is refused without a lookup)."""
+        got = await self.archive.get(gid) if valid_id(gid) else None
+        if got is None:
+            self.refused += 1
+            raise HistoryError("game_not_found", "no archived game with this id (it may have been pruned)")
+        return got
+
+    async def replay(self, gid: str) -> Replay:
+        """The game replayed (from the cache, or now); `game_not_found` for an id not archived."""
+        cached = self.replays.cached(gid) if valid_id(gid) else None
+        return cached if cached is not None else await self.replays.replay(gid, await self.game(gid))
+
+    async def outline(self, gid: str) -> bytes:
+        """GET /api/games/ID/replay: the sheet, the steps' marks and events (server/replay.py), as JSON."""
+        return (await self.replay(gid)).outline()
+
+    async def steps(self, gid: str, first: str | None, last: str | None) -> bytes:
+        """GET /api/games/ID/steps?from=A&to=B: the game as it was at steps A..B (see server/replay.py)."""
+        try:
+            lo, hi = self.replays.bounds(first, last)
+        except HistoryError:
+            self.refused += 1
+            raise
+        replay = await self.replay(gid)
+        try:
+            if replay.ready(lo, hi):
+                return replay.window(lo, hi)
+            return await asyncio.to_thread(replay.window, lo, hi)  # (first asked: encoded off the event loop)
+        except HistoryError:
+            self.refused += 1
+            raise
+
+    def _gauges(self, metrics: Metrics) -> None:
+        a = self.archive
+        metrics.gauge("rajas_history_archived", "finished games this node archived since it started",
+                      lambda: [("", a.archived)])  # fmt: skip
+        metrics.gauge("rajas_history_pruned", "archived games this node forgot (past the retention or the count)",
+                      lambda: [("", a.pruned)])  # fmt: skip
+        metrics.gauge("rajas_history_errors", "archiving or pruning calls that failed (the game itself went on)",
+                      lambda: [("", a.errors)])  # fmt: skip
+        metrics.gauge("rajas_history_refused", "history requests refused (malformed or unknown id, bad step range)",
+                      lambda: [("", self.refused)])  # fmt: skip
+        metrics.gauge("rajas_replays_cached", "replayed games held for the viewer",
+                      lambda: [("", len(self.replays))])  # fmt: skip
+        metrics.gauge("rajas_replays_computed", "games replayed with the engine for the viewer since start",
+                      lambda: [("", self.replays.computed)])  # fmt: skip
+        if isinstance(a, MemoryArchive):
+            metrics.gauge("rajas_history_games", "archived games held in memory", lambda: [("", len(a))])

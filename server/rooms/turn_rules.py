@@ -1,0 +1,149 @@
+"""Turn-based rooms, the pure part: a turn's deadline and reminder time, the skip after a limit ran out, and the
+changes only a turn-based room has (an e-mail address with a seat, a reminder sent). No I/O, no clock: the time
+comes in. The I/O (timers that survive a node, e-mails) is server/turn_based.py.
+
+A turn-based room (`mode: "turns"`) has a limit per turn of `turn_limit` hours; a live room keeps its optional
+`turn_clock` in seconds. The length of an hour is `UNIT` seconds: 3600, shortened only by tests through the
+test-only setting RAJAS_TURN_UNIT, so every node of a deployment computes the same deadlines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rajas.games.dice_charmers.engine import Decision, GameState, apply, pending
+from rajas.protocol.errors import ProtocolError
+from rajas.server.rooms.frozen import FrozenDict
+from rajas.server.rooms.modes import turn_based as turn_based
+from rajas.server.rooms.room import PLAYING, Event, Room, Turn
+
+HOUR = 3600.0
+SPENDS_KARMA = ("karma", "reroll")
+REMIND_AT = 0.75  # the reminder goes when this share of the limit has passed
+EMAIL_MAX = 254  # RFC 5321's longest forward path
+# One @, no spaces or angle brackets, a dot in the domain: enough to refuse what cannot be an address (and what
+# could break a mail header) without pretending to know every valid one.
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
+_EMAIL = re.compile(rf"^[^@\s<>,;:\"\\]{{1,64}}@{_LABEL}(?:\.{_LABEL})+$")
+
+
+class Unit:
+    """Seconds in one hour of a turn limit (a holder, so tests can shorten it without rebinding a name)."""
+
+    seconds = HOUR
+
+
+def limit_seconds(settings: Mapping[str, Any]) -> float | None:
+    """Seconds a player has for a turn: the turn-based limit, or the live room's optional turn clock."""
+    if turn_based(settings):
+        return float(settings["turn_limit"]) * Unit.seconds
+    clock = settings.get("turn_clock")
+    return float(clock) if clock else None
+
+
+def remind_at(room: Room) -> float | None:
+    """When the reminder of the current turn is due (None: no reminder for this room or turn)."""
+    if not turn_based(room.settings) or room.deadline is None or room.began is None:
+        return None
+    if room.reminded == room.clock_key:
+        return None
+    began = room.began[0]
+    return began + REMIND_AT * (room.deadline - began)
+
+
+def next_due(room: Room) -> float | None:
+    """The next time something must happen to this turn-based room: its reminder or its deadline (past its
+    deadline, a turn the bot or the skip still owes stays due, so a sweep sees it through if its node died)."""
+    if room.status != PLAYING or room.deadline is None:
+        return None
+    if room.auto == room.clock_key:
+        return room.deadline
+    remind = remind_at(room)
+    return min(remind, room.deadline) if remind is not None else room.deadline
+
+
+def check_email(address: str | None) -> str | None:
+    """The address to keep (None: forget it), or the refusal `bad_email`."""
+    if address is None or address.strip() == "":
+        return None
+    address = address.strip()
+    if len(address) > EMAIL_MAX or _EMAIL.match(address) is None:
+        raise ProtocolError("bad_email", "this is not an e-mail address")
+    return address
+
+
+# ---- the skip -----------------------------------------------------------------------------------------------
+
+
+def skip_decision(state: GameState) -> Decision:
+    """The smallest legal way through a turn whose limit ran out (docs/rules-decisions.md, "Turn-based rooms"):
+    `pass` where the engine offers it; otherwise never spending karma (no `karma`, no `reroll` while another
+    option is open), the option after which the player has the least fame plus money, the first in the engine's
+    order among equals."""
+    p = pending(state)
+    options: list[Decision] = list(p["options"])
+    seat = p["player"]
+    for d in options:
+        if d.kind == "pass":
+            return d
+    free = [d for d in options if d.kind not in SPENDS_KARMA] or options
+    best = free[0]
+    best_gain: int | None = None
+    for d in free:
+        after, _ = apply(state, d, player=seat)
+        me = after.players[seat]
+        gain = me.fame + me.money
+        if best_gain is None or gain < best_gain:
+            best, best_gain = d, gain
+    return best
+
+
+def skip_bot(seed: int | str) -> Any:
+    """A Bot (engine/bots.py) that skips: the same signature as the others, so the driver plays it like them."""
+    return skip_decision
+
+
+# ---- changes only a turn-based room has -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetEmail:
+    """A seated player's address for turn notices (None: forget it)."""
+
+    token: str | None
+    address: str | None
+
+
+@dataclass(frozen=True)
+class Remind:
+    """The reminder of turn `key` is going out: noted in the room, so it goes once, from the node that commits."""
+
+    key: Turn | None
+
+
+TurnCommand = SetEmail | Remind
+
+
+def apply_turn(r: Room, cmd: TurnCommand) -> list[Event] | None:
+    """The events of `cmd` on `r` (a clone it changes), or None when nothing changes."""
+    if isinstance(cmd, SetEmail):
+        if not turn_based(r.settings):
+            raise ProtocolError("email_unavailable", "e-mail notices are offered in turn-based rooms only")
+        seat = r.seat_for(cmd.token)
+        address = check_email(cmd.address)
+        if r.seats[seat].get("email") == address:
+            return None
+        fields = {k: v for k, v in r.seats[seat].items() if k != "email"}
+        if address is not None:
+            fields["email"] = address
+        seats = list(r.seats)
+        seats[seat] = FrozenDict(fields)
+        r.seats = tuple(seats)
+        return []  # (no event: nobody is told an address was given)
+    if r.status != PLAYING or r.clock_key != cmd.key or r.reminded == cmd.key:
+        return None
+    r.reminded = cmd.key
+    return []

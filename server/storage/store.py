@@ -1,0 +1,127 @@
+"""The RoomStore interface: where rooms live and how their changes reach every node.
+
+A store keeps each room's record (msgpack bytes) at a version, the game's decision log, a presence
+count per seat, and a channel per room. `commit` is the one way to change a room: it checks the
+version, writes the record, appends to the log, and only then publishes the update, all at once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rajas.server.rooms.packed import Packed
+from rajas.server.storage.chat_store import ChatStore
+
+Listener = Callable[[Packed], None]  # (a store in this process may hand over an update not packed yet)
+SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
+
+
+def connected_seats(counts: Mapping[str, int]) -> list[str]:
+    """The seat ids with a socket open, from a room's presence counts."""
+    return [k for k, n in counts.items() if n > 0 and k != SPECTATORS]
+RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (a reloaded page's game log)
+
+
+class RoomStore(ABC):
+    # True when no call ever waits (an in-process store): messages may then be handled outside a task.
+    eager = False
+    # Called when the store lost its connection to a shared backend and got it back (a Redis restart).
+    on_reconnect: Callable[[], None] | None = None
+    chat: ChatStore  # the rooms' chat, kept apart from their records (server/chat_store.py)
+
+    @abstractmethod
+    async def start(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create(
+        self,
+        code: str,
+        watch: str,
+        record: bytes,
+        public: bool,
+        fixed: bytes = b"",
+        listing: bytes | None = None,
+    ) -> bool:
+        """Stores a new room at version 1; False if the code is taken. With `fixed`, `record` is the changing
+        part of the record and `fixed` the rest (kept apart: see `commit`); without, `record` is all of it.
+        `listing` is the room's line in the lobby index (`listed`), for a public room in the lobby."""
+
+    @abstractmethod
+    async def load(self, code: str) -> bytes | None:
+        """The room's whole record (its fixed part and its changing part as one map)."""
+
+    @abstractmethod
+    async def version(self, code: str) -> int | None:
+        """The room's version in the store (None: no such room): one small read, to tell whether a copy is stale."""
+
+    @abstractmethod
+    async def resolve(self, code: str) -> tuple[str, bool] | None:
+        """An invite code or spectator code -> (room code, came through the spectator code)."""
+
+    @abstractmethod
+    async def commit(
+        self,
+        code: str,
+        expected: int,
+        record: Packed,
+        log_entry: Packed | None,
+        message: Packed,
+        recent: Packed | None = None,
+        fixed: bytes = b"",
+        fixed_changed: bool = True,
+        listing: bytes | None = None,
+    ) -> bool:
+        """Writes version expected+1 if the room is still at `expected`, then publishes `message`; `recent`
+        (the update's {v, time, events}) joins the room's last RECENT updates. Record, entry, message and recent
+        may be `Lazy`: a store that keeps them in memory packs them only when they are read (its listeners get
+        `message` as it is).
+        `fixed` (the record's fixed part, with the custom sheet) is written only when `fixed_changed`: a
+        decision rewrites the changing part alone. (Empty `fixed`: `record` is the whole record.)
+        `listing`: None leaves the lobby index as it is; b"" takes the room out; else its new line.
+        False (and nothing written or published) if another writer got there first."""
+
+    @abstractmethod
+    async def recent(self, code: str) -> list[bytes]:
+        """The room's last RECENT updates' `recent` entries, oldest first."""
+
+    @abstractmethod
+    async def log(self, code: str) -> list[bytes]: ...
+
+    @abstractmethod
+    async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
+        """Adds delta to the open connections of a seat (or SPECTATORS), publishes and returns all counts."""
+
+    async def refresh(self, here: dict[str, dict[str, int]]) -> dict[str, int]:
+        """Periodic self-healing for many nodes: restates this node's own presence counts per room
+        (`here`: room -> key -> open connections on this node), drops the counts of nodes that stopped
+        sending heartbeats, and returns each room's stored version so the caller can notice a lost
+        update. A single process has nothing to heal: its counts are always right."""
+        return {}
+
+    @abstractmethod
+    async def subscribe(self, code: str, listener: Listener) -> None: ...
+
+    @abstractmethod
+    async def unsubscribe(self, code: str, listener: Listener) -> None: ...
+
+    @abstractmethod
+    async def public_rooms(self) -> list[str]: ...
+
+    @abstractmethod
+    async def listed(self, limit: int) -> list[bytes]:
+        """Up to `limit` lines of the lobby index (public rooms in the lobby), newest room first: read from the
+        index kept by `create` and `commit`, never by loading rooms."""
+
+    @abstractmethod
+    async def set_public(self, code: str, public: bool) -> None:
+        """Lists the room in (or takes it out of) `public_rooms` after its settings changed."""
+
+
+def presence_message(counts: dict[str, int]) -> dict[str, Any]:
+    """What a store publishes when presence changes; the hub turns it into the wire `presence`."""
+    return {"type": "_presence", "counts": counts}
