@@ -20,14 +20,16 @@ from rajas.server.edge.session import Session
 from rajas.server.edge.static import ClientFiles
 from rajas.server.edge.transport import Link, Socket
 from rajas.server.edge.web import read_body
-from rajas.server.history.archive import HistorySettings
 from rajas.server.history.routes import game_routes
 from rajas.server.history.service import History
 from rajas.server.logs import RateFilter
 from rajas.server.metrics import Metrics
 from rajas.server.rooms.hub import Hub
-from rajas.server.rooms.room import PLAYING
+from rajas.server.rooms.room import COMPONENTS, PLAYING
+from rajas.server.rooms.tasks import RoomTasks, Watchdog
+from rajas.server.storage.archive import HistorySettings
 from rajas.server.storage.store import SPECTATORS, RoomStore, connected_seats
+from rajas.server.turns.service import TurnService
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -65,14 +67,22 @@ def create_app(
     limits: Limits | None = None,
     node: str = "local",
     history_settings: HistorySettings | None = None,
-    **hub_options: float,
+    tick: float = 0.5,
+    stall: float = 2.0,
+    bot_pace: float = 0.0,
 ) -> Starlette:
     limits = limits or Limits()
     metrics = Metrics(node)
     store.on_reconnect = metrics.store_reconnects.inc
-    hub = Hub(store, metrics, **hub_options)
+    # The node: its rooms, and what watches them (timers and bots, turn-based rooms, the game history).
+    hub = Hub(store, metrics)
+    heartbeat = getattr(store, "heartbeat", 2.0)
+    tasks = RoomTasks(hub, bot_pace)
+    watchdog = Watchdog(hub, tasks, tick, stall, heartbeat)
+    turns = TurnService(hub, tasks, sweep=heartbeat)
     history = History(store, history_settings or HistorySettings(), metrics)
-    hub.on_finished = history.finished
+    for observer in (tasks, turns, history):
+        hub.watch(observer)
     conns: set[Conn] = set()
     _gauges(metrics, hub, conns)
     per_address = Connections(limits.conns_per_address)
@@ -91,13 +101,15 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
-        hub.start()
+        hub.spawn(watchdog.run())
+        turns.start()
         history.start()
         log.info("node started", extra={"event": "node_started", "store": type(store).__name__})
         try:
             yield
         finally:
             await history.close()
+            await turns.close()
             await hub.close()
             await store.close()
             log.info("node stopped", extra={"event": "node_stopped"})
@@ -127,7 +139,7 @@ def create_app(
             room = await hub.create_room(settings)
         except ProtocolError as e:
             return _error(e)
-        session = Session(hub, Conn(Socket(), limits), _base_url(request.url))
+        session = Session(hub, turns, Conn(Socket(), limits), _base_url(request.url))
         return JSONResponse(session.created(room), status_code=201)
 
     async def room_info(request: Request) -> Response:
@@ -175,8 +187,8 @@ def create_app(
         await send({"type": "websocket.accept"})
         link = Link(receive, send)
         conn = Conn(link.socket, limits)
-        session = Session(hub, conn, _base_url(WebSocket(scope, receive, send).url), admit_room(address))
-        writer = hub._spawn(conn.writer())
+        session = Session(hub, turns, conn, _base_url(WebSocket(scope, receive, send).url), admit_room(address))
+        writer = hub.spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
         try:
@@ -215,6 +227,8 @@ def create_app(
     ]
     app = App(websocket, limits, metrics, routes=routes, lifespan=lifespan)
     app.state.hub = hub
+    app.state.tasks = tasks
+    app.state.turns = turns
     app.state.history = history
     app.state.limits = limits
     return app
@@ -277,6 +291,10 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
             ('{role="none"}', len(conns) - players - spectators),
         ]
 
+    metrics.gauge("rajas_sheet_cache_entries", "parsed custom sheets in the cache", lambda: [("", len(COMPONENTS))])
+    metrics.gauge(
+        "rajas_sheet_cache_evictions", "sheets dropped from the cache since start", lambda: [("", COMPONENTS.evictions)]
+    )
     metrics.gauge("rajas_connections", "open websocket connections on this node", roles)
     metrics.gauge("rajas_rooms", "rooms with a connection or a timer on this node", lambda: [("", len(hub.rooms))])
     metrics.gauge(

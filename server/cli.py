@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rajas.games.registry import DEFAULT, GAMES
 from rajas.server.config import SERVE, ConfigError, env_default, help_for
 
 
@@ -27,10 +28,10 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from rajas.server.edge.connection import Limits
-    from rajas.server.rooms.sheet_cache import SHEETS
+    from rajas.server.rooms.room import COMPONENTS
     from rajas.server.serve import serve
 
-    SHEETS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE, as the cache read at import)
+    COMPONENTS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE)
 
     if args.log_format not in ("json", "text"):
         print("rajas serve: --log-format is json or text", file=sys.stderr)
@@ -65,17 +66,23 @@ def _serve(args: argparse.Namespace) -> int:
 def _bots(args: argparse.Namespace) -> int:
     import asyncio
 
-    from rajas.server.bots_run import run_bots
+    from rajas.bench.bots import run_bots
 
+    options: dict[str, object] = {"game": args.game}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value  # (a bare word: `--option sheet=moon`)
     result = asyncio.run(
         run_bots(
             args.url,
             players=args.players,
             games=args.games,
             spectators=args.spectators,
-            bot=args.bot,
             concurrency=args.concurrency,
-            sheet=args.sheet,
+            options=options,
             timeout=args.timeout,
         )
     )
@@ -159,8 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
     bots.add_argument("--games", type=int, default=10)
     bots.add_argument("--spectators", type=int, default=0)
-    bots.add_argument("--bot", default="random", choices=("random", "greedy"))
-    bots.add_argument("--sheet", default="sun")
+    bots.add_argument("--game", default=DEFAULT, choices=sorted(GAMES))
+    bots.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a setting of the game's own, e.g. sheet=moon (repeatable)")  # fmt: skip
     bots.add_argument("--concurrency", type=int, default=4, help="games played at the same time")
     bots.add_argument("--timeout", type=float, default=300.0, help="seconds one game may take")
     bots.add_argument("--json", action="store_true", help="print one JSON object")

@@ -138,13 +138,7 @@ class Metrics:
         # ----
         self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
         self.extra: list[Counter] = []  # counters of optional parts (turn e-mails), rendered after the rest
-        # ---- room state: the parsed-sheet cache, shared snapshots, refusals checked against the store ----
-        from rajas.server.rooms.sheet_cache import SHEETS
-
-        self.gauge("rajas_sheet_cache_entries", "parsed custom sheets in the cache", lambda: [("", len(SHEETS))])
-        self.gauge(
-            "rajas_sheet_cache_evictions", "sheets dropped from the cache since start", lambda: [("", SHEETS.evictions)]
-        )
+        # ---- room state: shared snapshots, refusals checked against the store ----
         self.snapshots_shared = Counter(
             "rajas_snapshots_shared_total", "snapshots sent from the room's packed copy instead of built again"
         )

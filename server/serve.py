@@ -13,8 +13,8 @@ from rajas.server.app import create_app
 from rajas.server.config import node_name
 from rajas.server.edge import transport
 from rajas.server.edge.connection import Limits
-from rajas.server.history.archive import HistorySettings
 from rajas.server.metrics import watch_gc
+from rajas.server.storage.archive import HistorySettings
 from rajas.server.storage.memory_store import MemoryStore
 from rajas.server.storage.redis_store import RedisStore
 from rajas.server.storage.store import RoomStore
@@ -79,7 +79,7 @@ def serve(args: argparse.Namespace, limits: Limits) -> None:
     app = create_app(
         store, limits, node=node, history_settings=history, tick=tick, stall=args.stall, bot_pace=args.bot_pace
     )
-    app.state.hub.turns.configure(TurnConfig.from_args(args))
+    app.state.turns.configure(TurnConfig.from_args(args))
     # A cyclic-GC pass looks at every tracked object (each a cache miss in a heap of thousands of sockets),
     # a pause for everyone in every room. Almost all our garbage is acyclic and freed by reference counting,
     # and the hot path keeps no new container objects alive, so passes are made rare; /metrics shows them.

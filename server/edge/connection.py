@@ -8,79 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rajas.protocol import pack, unpack
-from rajas.server.edge.transport.base import Socket, start, ws_frame
-from rajas.server.rooms.json_text import dumps
-from rajas.server.rooms.packed import Packed
+from rajas.server.edge.transport.base import Socket, start
+from rajas.server.frames import Frame
 
 _ids = itertools.count(1)
-
-
-class Frame:
-    """One outgoing message, encoded at most once per format, whoever it goes to. Its JSON text is made when a
-    text client first needs it: by `text` when given (the encoder builds an update's text from kept parts),
-    else from the packed bytes; its packed bytes, when given as `Lazy`, when a binary client first needs them."""
-
-    __slots__ = ("_make", "_obj", "_packed", "_text", "_wire")
-
-    def __init__(self, packed: Packed | None, text: Callable[[], str] | None = None) -> None:
-        self._packed = packed  # (None: made for a text client, packed from `_obj` if a binary one needs it)
-        self._make = text
-        self._obj: Any = None
-        self._text: str | None = None
-        self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
-
-    @property
-    def packed(self) -> bytes:
-        got = self._packed
-        if got is None:
-            got = self._packed = pack(self._obj if self._obj is not None else json.loads(self.text))
-        return got if isinstance(got, bytes) else got.data
-
-    def wire(self, binary: bool) -> bytes:
-        got = self._wire[binary]
-        if got is None:
-            got = self._wire[binary] = ws_frame(self.packed if binary else self.text.encode(), binary)
-        return got
-
-    def size(self, binary: bool) -> int:
-        """About the memory the frame holds in a queue of a binary or a text client (what is sent to it)."""
-        return len(self.packed) if binary else len(self.text)
-
-    @classmethod
-    def of(cls, obj: Any, text: bool = False) -> Frame:
-        """`obj` packed; with `text`, its JSON text instead, made now (from `obj`, rather than from the packed
-        bytes), and `obj` packed only if asked for (a text client's own message is never)."""
-        if not text:
-            return cls(pack(obj))
-        frame = cls(None)
-        frame._obj = obj
-        frame._text = dumps(obj)
-        return frame
-
-    @classmethod
-    def sent(cls, data: bytes | str) -> Frame:
-        """A frame as it was sent before, to a binary (bytes) or a text client (str)."""
-        if isinstance(data, bytes):
-            return cls(data)
-        frame = cls(None)
-        frame._text = data
-        return frame
-
-    @property
-    def text(self) -> str:
-        got = self._text
-        if got is None:
-            make, self._make = self._make, None
-            got = self._text = make() if make is not None else dumps(unpack(self.packed))
-        return got
 
 
 @dataclass
@@ -201,7 +138,7 @@ class Conn:
         self._wake.set()
 
     def send(self, obj: Any) -> Frame:
-        frame = Frame.of(obj, not self.binary)
+        frame = Frame(obj)
         self.push(frame)
         return frame
 

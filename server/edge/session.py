@@ -36,13 +36,15 @@ from rajas.protocol.messages import (
     Start,
     Undo,
 )
-from rajas.server.edge.connection import Conn, Frame
+from rajas.server.edge.connection import Conn
+from rajas.server.frames import Frame
 from rajas.server.logs import Gate
 from rajas.server.rooms import changes, chat, seat_moves, turn_rules
 from rajas.server.rooms.hub import Hub
 from rajas.server.rooms.lobby_changes import SeatReady
 from rajas.server.rooms.room import LOBBY, Room
 from rajas.server.rooms.undo import TakeBack
+from rajas.server.turns.service import TurnService
 
 log = logging.getLogger("rajas.server")
 SNAPSHOT_COST = 10  # messages of the rate a snapshot takes: building one costs the node as much as ten decisions
@@ -56,9 +58,15 @@ def store_fault(e: Exception) -> bool:
 
 class Session:
     def __init__(
-        self, hub: Hub, conn: Conn, base_url: str, admit_room: Callable[[], None] | None = None
+        self,
+        hub: Hub,
+        turns: TurnService,
+        conn: Conn,
+        base_url: str,
+        admit_room: Callable[[], None] | None = None,
     ) -> None:
         self.hub = hub
+        self.turns = turns
         self.conn = conn
         self.base_url = base_url.rstrip("/")
         self.admit_room = admit_room  # counts a room against the limits of this client's address, or refuses
@@ -139,7 +147,7 @@ class Session:
             if msg.protocol != PROTOCOL_VERSION:
                 raise ProtocolError("protocol_version", f"this server speaks protocol {PROTOCOL_VERSION}")
             self.conn.greeted = True
-            return {"protocol": PROTOCOL_VERSION, "server": "rajas", "email": self.hub.turns.mailer.enabled}
+            return {"protocol": PROTOCOL_VERSION, "server": "rajas", "email": self.turns.mailer.enabled}
         if not self.conn.greeted:
             raise ProtocolError("protocol_version", f"say hello first (protocol {PROTOCOL_VERSION})")
         if isinstance(msg, Ping):
@@ -158,8 +166,8 @@ class Session:
             code = self._room_code()
             lr = await self.hub.local(code)
             room = await self.hub.newest(code)
-            self.conn.push(await self.hub.snapshot_frame(lr, room, msg.sheet_digest))
-            lr.held[self.conn.cid] = room.sheet.digest
+            self.conn.push(await self.hub.snapshot_frame(lr, room, msg.sheet_digest, self.conn))
+            lr.held[self.conn.cid] = room.components.digest
             return {"v": room.v}
         if isinstance(msg, Decide):
             return await self.play(msg.id, msg.decision, msg.v)
@@ -172,10 +180,10 @@ class Session:
         if isinstance(msg, Chat):
             if self.chatter is None:
                 self.chatter = chat.Chatter(self.conn.limits.chat_per_minute, self.spectator_name)
-            await chat.say(self.hub, self.conn, self.chatter, msg)
+            await chat.say(self.hub, self.conn, self.chatter, msg, self.conn.limits.chat_spectators_per_minute)
             return None
         if isinstance(msg, ChatRules):
-            await chat.rules(self.hub, self.conn, msg)
+            await chat.rules(self.hub, self.conn, self.conn.host_token, msg)
             return None
         if isinstance(msg, Email):
             return await self.email(msg)
@@ -277,7 +285,7 @@ class Session:
         code = self._room_code()
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-        if not self.hub.turns.mailer.enabled:
+        if not self.turns.mailer.enabled:
             raise ProtocolError("email_unavailable", "this server sends no e-mail")
         await self.hub.change(code, turn_rules.SetEmail(self.conn.token, msg.address))
         return {"email": bool(msg.address and msg.address.strip())}

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from rajas.protocol import ProtocolError
 from rajas.server.edge.static import ClientFiles
-from rajas.server.history.archive import HistoryError
 from rajas.server.history.service import History
 from rajas.server.rooms.hub import Hub
+from rajas.server.storage.archive import HistoryError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route

@@ -1,8 +1,8 @@
 """The node's game history: archives a game when it ends, prunes old games, and answers the history routes.
 
-`History.finished` is called (through the hub's hooks) when this node committed a game's last decision: the
+`History.finished` is called (it watches the hub) when this node committed a game's last decision: the
 archiving runs as a task of its own, so a slow or absent store costs the game nothing (it is logged and
-counted). Which archive: Redis when the rooms are in Redis (server/archive_redis.py), else memory."""
+counted). The archive is the room store's own (Redis, or memory)."""
 
 from __future__ import annotations
 
@@ -13,46 +13,37 @@ import time
 from typing import Any
 
 from rajas.protocol import unpack
-from rajas.server.history.archive import Archive, HistoryError, HistorySettings, MemoryArchive, game_id, valid_id
 from rajas.server.history.replay import Replay, Replays
 from rajas.server.metrics import Metrics
 from rajas.server.rooms import series
-from rajas.server.rooms.encoding import public_state
+from rajas.server.rooms.hub import Observer
 from rajas.server.rooms.room import OVER, Room
-from rajas.server.storage.redis_store import RedisStore
+from rajas.server.storage.archive import HistoryError, HistorySettings, MemoryArchive, game_id, valid_id
 from rajas.server.storage.store import RoomStore
 
 log = logging.getLogger("rajas.server")
 
 
-def make_archive(store: RoomStore, settings: HistorySettings) -> Archive:
-    if isinstance(store, RedisStore):
-        from rajas.server.storage.archive_redis import RedisArchive
-
-        return RedisArchive(store.redis, settings)
-    return MemoryArchive(settings)
-
-
 async def game_record(store: RoomStore, room: Room, finished: float) -> dict[str, Any]:
     """The archived game: the log `rajas verify` reads (named by the room's spectator code, never its invite
     code) with who sat where, the settings, its id and when it finished."""
-    assert room.game is not None and room.state is not None
-    # the room's log holds its whole series (a rematch): this game's entries follow its mark (server/series.py)
+    assert room.match is not None and room.state is not None
+    # the room's log holds its whole series (a rematch): this game's entries follow its mark (server/rooms/series.py)
     entries = series.current_entries([unpack(e) for e in await store.log(room.code)])
-    record = room.log(entries, public_state(room.state), via_watch=True)
-    record["game"] = series.number(room.game)
-    record["id"] = game_id(room.game["seed"])
+    record = room.log(entries, via_watch=True)
+    record["game_number"] = series.number(room.match)
+    record["id"] = game_id(room.match["seed"])
     record["finished"] = finished
     record["seats"] = [{"name": s["name"], "bot": bool(s["bot"])} for s in room.seats]
     record["settings"] = room.settings_view()
     return record
 
 
-class History:
+class History(Observer):
     def __init__(self, store: RoomStore, settings: HistorySettings, metrics: Metrics) -> None:
         self.store = store
         self.settings = settings
-        self.archive = make_archive(store, settings)
+        self.archive = store.archive(settings)
         self.replays = Replays(settings.replay_cache, settings.replay_steps)
         self.refused = 0  # history requests refused (a malformed id, an unknown game, a bad range)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -72,7 +63,7 @@ class History:
 
     def finished(self, room: Room) -> None:
         """The game in `room` just ended on this node: archive it in the background."""
-        if room.status != OVER or room.game is None or room.state is None:
+        if room.status != OVER or room.match is None or room.state is None:
             return
         task = asyncio.create_task(self._keep(room))
         self._tasks.add(task)
@@ -98,11 +89,11 @@ class History:
         """GET /api/rooms/CODE/games. A finished game missing from its room's list is archived now: the node that
         committed its last decision may have died before it could (archiving twice keeps the first)."""
         games = await self.archive.of_room(room.code)
-        if room.status != OVER or room.game is None or room.state is None:
+        if room.status != OVER or room.match is None or room.state is None:
             return games
         retention = self.settings.retention
         recent = retention <= 0 or time.time() - room.updated < retention  # (never bring back a pruned game)
-        if recent and game_id(room.game["seed"]) not in {g["id"] for g in games} and await self.keep(room):
+        if recent and game_id(room.match["seed"]) not in {g["id"] for g in games} and await self.keep(room):
             games = await self.archive.of_room(room.code)
         return games
 

@@ -1,6 +1,6 @@
 """Chat in a room (docs/protocol.md, Chat): who may write, the chat's own rate limit per connection, and each line
 as the server makes it, its name and seat taken from the connection (never from the message) and its text kept
-as plain text. Lines are kept and fanned out by the store's chat (server/chat_store.py), never in the room's
+as plain text. Lines are kept and fanned out by the store's chat (server/storage/chat_store.py), never in the room's
 record: a line changes no room version."""
 
 from __future__ import annotations
@@ -11,10 +11,7 @@ import unicodedata
 
 from rajas.protocol import ProtocolError, pack
 from rajas.protocol.messages import Chat, ChatRules
-from rajas.server.edge.connection import Conn
-from rajas.server.rooms.encoding import pack_map
-from rajas.server.rooms.local_room import LocalRoom
-from rajas.server.rooms.rooms import Rooms
+from rajas.server.rooms.hub import Hub, LocalRoom, Member
 from rajas.server.storage.chat_store import CLOSED, GONE
 
 BURST = 5  # lines a connection may send at once before the per-minute rate applies
@@ -65,7 +62,7 @@ def plain(text: str) -> str:
     return "".join(" " if unicodedata.category(c) in ("Cc", "Cf") else c for c in text).strip()
 
 
-async def say(rooms: Rooms, conn: Conn, chatter: Chatter, msg: Chat) -> None:
+async def say(rooms: Hub, conn: Member, chatter: Chatter, msg: Chat, spectators_per_minute: int) -> None:
     """A line from this connection, to everyone in its room."""
     code = conn.code
     if code is None:
@@ -86,15 +83,13 @@ async def say(rooms: Rooms, conn: Conn, chatter: Chatter, msg: Chat) -> None:
         seat_id = conn.seat_id
     else:
         lr = rooms.rooms.get(code)
-        if lr is not None and not spectators_allow(lr, conn.limits.chat_spectators_per_minute):
+        if lr is not None and not spectators_allow(lr, spectators_per_minute):
             rooms.metrics.limit_refusals.inc("chat_spectators_rate")
             raise ProtocolError("chat_rate_limited", "the spectators' chat is busy; wait a moment")
         name = chatter.name or ""
-    line = pack(
-        {"id": secrets.token_hex(6), "time": time.time(), "name": name, "seat": seat_id, "text": text,
-         "reaction": msg.reaction}
-    )  # fmt: skip
-    got = await rooms.store.chat.add(code, line, pack_map({"type": "chat"}, [("line", line)]), seat_id is None)
+    line = {"id": secrets.token_hex(6), "time": time.time(), "name": name, "seat": seat_id, "text": text,
+            "reaction": msg.reaction}  # fmt: skip
+    got = await rooms.store.chat.add(code, pack(line), pack({"type": "chat", "line": line}), seat_id is None)
     if got == CLOSED:
         raise ProtocolError("chat_closed", "the host closed the chat for spectators")
     if got == GONE:
@@ -102,13 +97,13 @@ async def say(rooms: Rooms, conn: Conn, chatter: Chatter, msg: Chat) -> None:
     rooms.metrics.chat_lines.inc("spectator" if seat_id is None else "player")
 
 
-async def rules(rooms: Rooms, conn: Conn, msg: ChatRules) -> None:
+async def rules(rooms: Hub, conn: Member, host_token: str | None, msg: ChatRules) -> None:
     """The host opens or closes the chat for spectators."""
     code = conn.code
     if code is None:
         raise ProtocolError("not_joined", "join a room first")
     room = await rooms.load(code)
-    if not room.is_host(conn.host_token, conn.token):
+    if not room.is_host(host_token, conn.token):
         raise ProtocolError("not_host", "only the host may do this")
     message = pack({"type": "chat_rules", "spectators": msg.spectators})
     if not await rooms.store.chat.set_rules(code, msg.spectators, message):

@@ -14,8 +14,8 @@ import time
 from typing import Any, cast
 
 import redis.asyncio as aioredis
-from rajas.server.history.archive import Archive, HistorySettings, pack_record, summary, unpack_record
 from rajas.server.storage import redis_keys
+from rajas.server.storage.archive import Archive, HistorySettings, pack_record, summary, unpack_record
 from rajas.server.storage.redis_keys import PREFIX
 from redis.asyncio.cluster import RedisCluster
 

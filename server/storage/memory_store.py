@@ -7,9 +7,10 @@ import contextlib
 import time
 
 from rajas.protocol import pack
-from rajas.server.rooms.encoding import Packed, as_bytes, merge_maps
+from rajas.server.frames import Packed, as_bytes
+from rajas.server.storage.archive import Archive, HistorySettings, MemoryArchive
 from rajas.server.storage.chat_store import MemoryChat
-from rajas.server.storage.store import RECENT, Listener, RoomStore, presence_message
+from rajas.server.storage.store import RECENT, Listener, RoomStore, TurnIndex, merge_records, presence_message
 
 
 class MemoryStore(RoomStore):
@@ -18,6 +19,7 @@ class MemoryStore(RoomStore):
     def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0) -> None:
         self.ttl = ttl
         self.sweep_every = sweep_every
+        self.turns: TurnIndex = MemoryTurns(self)
         self.records: dict[str, tuple[int, Packed]] = {}  # the changing part (or all) of each room's record
         self.fixed: dict[str, bytes] = {}  # the fixed part, for a record kept in two parts
         self.logs: dict[str, list[Packed]] = {}
@@ -100,7 +102,7 @@ class MemoryStore(RoomStore):
         if got is None:
             return None
         fixed = self.fixed.get(code)
-        return as_bytes(got[1]) if fixed is None else merge_maps([fixed, as_bytes(got[1])], [])
+        return as_bytes(got[1]) if fixed is None else merge_records(fixed, as_bytes(got[1]))
 
     async def version(self, code: str) -> int | None:
         got = self.records.get(code)
@@ -193,3 +195,29 @@ class MemoryStore(RoomStore):
                 break
             out.append(line)
         return out
+
+    def archive(self, settings: HistorySettings) -> Archive:
+        return MemoryArchive(settings)
+
+
+class MemoryTurns(TurnIndex):
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.at: dict[str, float] = {}
+
+    async def schedule(self, code: str, at: float | None) -> None:
+        if at is None:
+            self.at.pop(code, None)
+        else:
+            self.at[code] = at
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        return [c for c, t in sorted(self.at.items(), key=lambda x: x[1]) if t <= now][:limit]
+
+    async def keep(self, code: str, seconds: float | None) -> None:
+        if seconds is None:
+            self.store.keep.pop(code, None)
+        else:
+            self.store.keep[code] = seconds
+
+

@@ -14,7 +14,8 @@ import uuid
 from typing import Any, cast
 
 import redis.asyncio as aioredis
-from rajas.server.rooms.encoding import Packed, as_bytes, merge_maps
+from rajas.server.frames import Packed, as_bytes
+from rajas.server.storage.archive import Archive, HistorySettings
 from rajas.server.storage.chat_store import RedisChat
 from rajas.server.storage.redis_channels import Channels, channel
 from rajas.server.storage.redis_cluster import ClusterPipes, ClusterUrl, SlotMap, is_cluster
@@ -22,7 +23,7 @@ from rajas.server.storage.redis_keys import PREFIX, room_key
 from rajas.server.storage.redis_lobby import RedisLobby
 from rajas.server.storage.redis_pipe import Pipe, PipeError
 from rajas.server.storage.redis_scripts import COMMIT, CREATE, PRESENCE, WATCH_SLACK
-from rajas.server.storage.store import RECENT, Listener, RoomStore
+from rajas.server.storage.store import RECENT, Listener, RoomStore, TurnIndex, merge_records
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -39,6 +40,7 @@ class RedisStore(RoomStore):
         self, url: str, ttl: float = 7200.0, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0
     ) -> None:
         self.url = url
+        self.turns: TurnIndex = RedisTurns(self)
         self.ttl = int(ttl)
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
@@ -198,7 +200,7 @@ class RedisStore(RoomStore):
         fixed, rec = cast("list[bytes | None]", await self.redis.hmget(self._room(code), ["fix", "rec"]))
         if rec is None or fixed is None:
             return rec
-        return merge_maps([fixed, rec], [])
+        return merge_records(fixed, rec)
 
     async def version(self, code: str) -> int | None:
         got = cast("bytes | None", await self.redis.hget(self._room(code), "v"))
@@ -338,3 +340,39 @@ class RedisStore(RoomStore):
 
     async def listed(self, limit: int) -> list[bytes]:
         return await self.lobby.listed(limit)
+
+    def archive(self, settings: HistorySettings) -> Archive:
+        from rajas.server.storage.archive_redis import RedisArchive
+
+        return RedisArchive(self.redis, settings)
+
+
+class RedisTurns(TurnIndex):
+    """A sorted set of its own (code -> due time). On a cluster it lives in one slot; it is advisory: the node
+    that reads an entry loads the room and checks it, so an entry left behind by a dead node costs one load."""
+
+    KEY = f"{PREFIX}turns"
+
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+
+    async def schedule(self, code: str, at: float | None) -> None:
+        if at is None:
+            await self.store.redis.zrem(self.KEY, code)
+        else:
+            await self.store.redis.zadd(self.KEY, {code: at})
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        got = cast("list[bytes]", await self.store.redis.zrangebyscore(self.KEY, "-inf", now, start=0, num=limit))
+        return [c.decode() for c in got]
+
+    async def keep(self, code: str, seconds: float | None) -> None:
+        r = self.store.redis
+        ttl = round(seconds) if seconds is not None else self.store.ttl
+        for key in (room_key(code, part) for part in ("room", "log", "recent", "presence")):
+            await r.expire(key, ttl)
+        watch = cast("bytes | None", await r.hget(room_key(code, "room"), "w"))
+        if watch is not None:
+            await r.expire(watch.decode(), round(ttl * WATCH_SLACK))
+
+

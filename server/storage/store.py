@@ -11,7 +11,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rajas.server.rooms.packed import Packed
+from rajas.protocol import pack, unpack
+from rajas.server.frames import Packed
+from rajas.server.storage.archive import Archive, HistorySettings
 from rajas.server.storage.chat_store import ChatStore
 
 Listener = Callable[[Packed], None]  # (a store in this process may hand over an update not packed yet)
@@ -24,12 +26,35 @@ def connected_seats(counts: Mapping[str, int]) -> list[str]:
 RECENT = 50  # the last updates' {v, time, events} kept per room for snapshots (a reloaded page's game log)
 
 
+class TurnIndex(ABC):
+    """Where turn-based rooms wait: rooms in play by the time something is next due to them (a reminder or a
+    deadline), which every node reads, so a turn's timer outlives the node that armed it."""
+
+    @abstractmethod
+    async def schedule(self, code: str, at: float | None) -> None:
+        """Something is due to room `code` at unix time `at` (None: nothing; out of the index)."""
+
+    @abstractmethod
+    async def due(self, now: float, limit: int) -> list[str]:
+        """Up to `limit` rooms with something due by `now`, the most overdue first."""
+
+    @abstractmethod
+    async def keep(self, code: str, seconds: float | None) -> None:
+        """The room and its parts live `seconds` from now (None: the store's TTL again, from now)."""
+
+
+
 class RoomStore(ABC):
     # True when no call ever waits (an in-process store): messages may then be handled outside a task.
     eager = False
     # Called when the store lost its connection to a shared backend and got it back (a Redis restart).
     on_reconnect: Callable[[], None] | None = None
-    chat: ChatStore  # the rooms' chat, kept apart from their records (server/chat_store.py)
+    chat: ChatStore  # the rooms' chat, kept apart from their records (server/storage/chat_store.py)
+    turns: TurnIndex  # the turn-based rooms' due times
+
+    @abstractmethod
+    def archive(self, settings: HistorySettings) -> Archive:
+        """Where this store keeps finished games (server/history/)."""
 
     @abstractmethod
     async def start(self) -> None: ...
@@ -120,6 +145,11 @@ class RoomStore(ABC):
     @abstractmethod
     async def set_public(self, code: str, public: bool) -> None:
         """Lists the room in (or takes it out of) `public_rooms` after its settings changed."""
+
+
+def merge_records(fixed: bytes, changing: bytes) -> bytes:
+    """A room's whole record from its two parts, kept apart so that a decision rewrites the changing one only."""
+    return pack(unpack(fixed) | unpack(changing))
 
 
 def presence_message(counts: dict[str, int]) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Turn-based rooms, the I/O part: after each commit of such a room, its next due time goes into the turn index
-(server/turn_store.py) and, when a turn began, the room's life is extended and the player whose turn it is
+(the store's `turns`) and, when a turn began, the room's life is extended and the player whose turn it is
 gets an e-mail (if they gave an address and nobody is connected to their seat). Every node sweeps the index:
 a reminder or a deadline that came due is committed as a change by whichever node gets there first, so a
 timer outlives the node that armed it, and only the node that commits a change sends its e-mail."""
@@ -10,18 +10,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rajas.protocol import ProtocolError
 from rajas.server.config import env_default
 from rajas.server.rooms.changes import ExpireClock
-from rajas.server.rooms.local_room import LocalRoom
+from rajas.server.rooms.hub import Hub, LocalRoom, Observer
 from rajas.server.rooms.room import LOBBY, OVER, PLAYING, Room
-from rajas.server.rooms.rooms import Rooms
+from rajas.server.rooms.tasks import RoomTasks
 from rajas.server.rooms.turn_rules import Remind, Unit, next_due, remind_at, turn_based
-from rajas.server.storage.turn_store import TurnIndex, index_for
 from rajas.server.turns.mail import Mailer
 
 log = logging.getLogger("rajas.server")
@@ -49,12 +47,12 @@ class TurnConfig:
         return cls(args.turn_room_ttl, args.turn_unit, args.smtp_url, args.smtp_from, args.public_url)
 
 
-class TurnService:
-    def __init__(self, rooms: Rooms, config: TurnConfig | None = None, sweep: float = 2.0) -> None:
+class TurnService(Observer):
+    def __init__(self, rooms: Hub, tasks: RoomTasks, config: TurnConfig | None = None, sweep: float = 2.0) -> None:
         self.rooms = rooms
-        self.index: TurnIndex | None = index_for(rooms.store)
+        self.tasks = tasks  # the bot driver, for turns the bot or the skip owes
+        self.index = rooms.store.turns
         self.every = sweep
-        self.drive: Callable[[LocalRoom], None] | None = None  # the bot driver (room_tasks), for owed turns
         self._task: asyncio.Task[None] | None = None
         self.configure(config or TurnConfig.from_env())
 
@@ -66,7 +64,7 @@ class TurnService:
         metrics.extra = [c for c in metrics.extra if c.name != self.mailer.sent.name] + [self.mailer.sent]
 
     def start(self) -> None:
-        self._task = self.rooms._spawn(self._sweep_forever())
+        self._task = self.rooms.spawn(self._sweep_forever())
 
     async def close(self) -> None:
         if self._task is not None:
@@ -79,12 +77,10 @@ class TurnService:
 
     def committed(self, lr: LocalRoom, room: Room) -> None:
         if turn_based(room.settings) and room.status != LOBBY:
-            self.rooms._spawn(self._after(room))
+            self.rooms.spawn(self._after(room))
 
     async def _after(self, room: Room) -> None:
         index = self.index
-        if index is None:
-            return
         if room.status == OVER:
             await index.schedule(room.code, None)
             await index.keep(room.code, None)  # a finished game's room goes like any quiet room
@@ -96,9 +92,10 @@ class TurnService:
 
     async def notify(self, room: Room, kind: str) -> None:
         """E-mails the player whose turn it is, if they gave an address and nobody is at their seat now."""
-        if not self.mailer.enabled or room.state is None or room.status != PLAYING:
+        to_move = room.to_move()
+        if not self.mailer.enabled or to_move is None:
             return
-        seat = room.seats[room.state.current]
+        seat = room.seats[to_move]
         address = seat.get("email")
         if not address or seat["bot"]:
             return
@@ -129,13 +126,10 @@ class TurnService:
                 log.warning("turn sweep: %s", type(e).__name__, extra={"event": "turn_sweep_failed"})
 
     async def sweep(self) -> None:
-        if self.index is None:
-            return
         for code in await self.index.due(time.time(), DUE_BATCH):
             await self._due(code)
 
     async def _due(self, code: str) -> None:
-        assert self.index is not None
         rooms = self.rooms
         try:
             room = await rooms.load(code, fresh=True)
@@ -151,8 +145,8 @@ class TurnService:
         lr = await rooms.local(code)
         try:
             if room.auto == key:  # the bot or the skip owes this turn: make sure someone plays it
-                if self.drive is not None and not lr.driving:
-                    self.drive(lr)
+                if not lr.driving:
+                    self.tasks.drive(lr)
                 await self.index.schedule(code, now + max(self.every, 1.0))
                 return
             if room.deadline is not None and now >= room.deadline:

@@ -121,7 +121,7 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
         wins = [int(rows.nth(i).get_attribute("data-wins") or 0) for i in range(2)]
         assert sum(wins) >= 2  # (a shared win counts for each winner)
         log = httpx.get(f"{server}/api/rooms/{code}/log").json()
-        assert log["game"] == 2
+        assert log["game_number"] == 2
         assert_accessible(host, "the end of the second game with the series table")
         shoot(host, "series.png")
         assert not real_errors(host) and not real_errors(guest)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from rajas.server.bots_run import run_bots
+from rajas.bench.bots import run_bots
 from rajas.server.fairness import verify
 from rajas.server.storage.redis_cluster import key_slot
 

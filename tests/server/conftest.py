@@ -20,9 +20,9 @@ import uvicorn
 from rajas.protocol.client import Client
 from rajas.server.app import create_app
 from rajas.server.edge.connection import Limits
-from rajas.server.history.archive import HistorySettings
 from rajas.server.rooms.hub import Hub
 from rajas.server.serve import uvicorn_config
+from rajas.server.storage.archive import HistorySettings
 from rajas.server.storage.memory_store import MemoryStore
 from rajas.server.storage.redis_store import RedisStore
 from rajas.server.storage.store import RoomStore
@@ -97,6 +97,9 @@ class Running:
     url: str
     hub: Hub
     store: RoomStore
+    tasks: Any = None  # the node's room tasks (timers and bots)
+    turns: Any = None  # its turn-based rooms' service
+    history: Any = None  # its game history
 
 
 @contextlib.asynccontextmanager
@@ -122,7 +125,8 @@ async def run_server(
             if task.done():
                 task.result()
             await asyncio.sleep(0.01)
-        yield Running(f"http://127.0.0.1:{port}", app.state.hub, store)
+        state = app.state
+        yield Running(f"http://127.0.0.1:{port}", state.hub, store, state.tasks, state.turns, state.history)
     finally:
         server.should_exit = True
         with contextlib.suppress(asyncio.TimeoutError):

@@ -185,7 +185,7 @@ async def test_an_smtp_server_that_is_away_costs_the_game_nothing(
         started = time.monotonic()
         await play_until_turn_of([first], second_seat)
         assert time.monotonic() - started < 5  # nothing waited for the mail
-        emails = running.hub.turns.mailer.sent
+        emails = running.turns.mailer.sent
         for _ in range(200):
             if emails.value("failed") >= 1:
                 break
@@ -227,7 +227,7 @@ async def test_two_nodes_send_each_e_mail_once(
     inbox, port = smtp
     first_node = await _server("redis", request_for(redis_url), monkeypatch, f"smtp://127.0.0.1:{port}")
     async with first_node as one, run_server(RedisStore(redis_url)) as two:
-        assert two.hub.turns.mailer.enabled
+        assert two.turns.mailer.enabled
         created, (first, second) = await _set_up(one, clients, 10, second="b3@example.org")  # 3 s a turn
         second_seat = second.seat
         assert second_seat is not None

@@ -1,56 +1,56 @@
-"""Updates and records are built from packed parts; they must decode to exactly what packing the whole gives."""
+"""What each audience is sent: the update of a commit and the room's record, made from one structure and encoded
+once per format (JSON by orjson for the browser, msgpack for binary clients) — the same data either way."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+import orjson
 import pytest
 from rajas.games.dice_charmers.engine import apply, load_sheet, new_game
 from rajas.games.dice_charmers.engine.bots import random_bot
+from rajas.games.dice_charmers.game import GAME
 from rajas.protocol import pack, unpack
-from rajas.server.rooms import changes
-from rajas.server.edge.connection import Frame
-from rajas.server.edge.transport.base import ws_frame
-from rajas.server.rooms.encoding import (
-    StateEncoder,
-    extend_map,
-    game_view,
-    merge_maps,
-    pack_array,
-    pack_map,
-    public_state,
-    stored,
-)
+from rajas.protocol.messages import RoomSettings
+from rajas.server.frames import Frame, Lazy, ws_frame
+from rajas.server.rooms import changes, views
+from rajas.server.rooms.frozen import FrozenDict
+from rajas.server.rooms.room import FIELDS, Room
+from rajas.server.storage.store import SPECTATORS, merge_records
 
 from .conftest import TRANSPORT, Clients, run_server, seated_room
 
 
-@pytest.mark.parametrize("size", [0, 3, 15, 16, 17, 70_000])
-def test_spliced_maps_and_arrays_decode_as_if_packed_whole(size: int) -> None:
-    head = {f"k{i}": i for i in range(size)}
-    assert unpack(pack_map(head, [("x", pack([1, "two"]))])) == head | {"x": [1, "two"]}
-    assert unpack(extend_map(pack(head), [("y", pack(None)), ("z", pack({}))])) == head | {"y": None, "z": {}}
-    items = [pack(i) for i in range(size)]
-    assert unpack(pack_array(items)) == list(range(size))
+def _plain(x: Any) -> Any:
+    return json.loads(json.dumps(x))
+
+
+def _seated(players: int) -> Room:
+    room = Room.create(RoomSettings(seats=players))
+    for i in range(players):
+        room = room.clone()
+        changes.take_seat(room, f"p{i}", room.host_token if i == 0 else None)
+    return room
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_a_whole_game_encodes_like_to_dict_at_every_step(players: int) -> None:
-    # The encoder reuses the packed sheets of players `apply` did not copy; if the engine ever changed a
-    # player it had not copied, this would catch the stale sheet.
+def test_the_dice_charmers_view_is_the_engines_state_at_every_step(players: int) -> None:
+    # The view keeps the sheets of players `apply` did not copy; if the engine ever changed a player it had not
+    # copied, this would catch the stale sheet.
     state, _ = new_game(players, 7, load_sheet("sun"))
-    encoder = StateEncoder()
     bot = random_bot(3)
     steps = 0
     while not state.is_over:
-        public, _, rng = encoder.encode(state)
-        assert unpack(public) == unpack(pack(public_state(state)))
-        assert {k: v for k, v in unpack(public).items() if k != "players"} | {"rng": rng} == {
-            k: v for k, v in state.to_dict().items() if k != "players"
+        shown = _plain(GAME.view(state, None)["state"])
+        plain = state.to_dict()
+        assert {k: v for k, v in shown.items() if k != "players"} == {
+            k: v for k, v in plain.items() if k not in ("players", "rng")
         }
+        assert [{k: v for k, v in p.items() if k != "overlap"} for p in shown["players"]] == plain["players"]
         state, _ = apply(state, bot(state))
         steps += 1
     assert steps > 50
-    public, _, rng = encoder.encode(state)
-    assert unpack(public) == unpack(pack(public_state(state)))
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -58,31 +58,66 @@ def test_an_update_names_only_the_players_whose_sheets_changed(players: int) -> 
     """A decision changes the sheet of the player who made it: an update sends that one and `null` for the others,
     which a client holds from the version before; filling them in from it gives the whole state again."""
     state, _ = new_game(players, 11, load_sheet("sun"))
-    encoder = StateEncoder()
     bot = random_bot(5)
-    held = unpack(pack(public_state(state)))  # what a client holds after its snapshot
+    held = _plain(GAME.view(state, None)["state"])  # what a client holds after its snapshot
     sent = whole = 0
     while not state.is_over:
         base = state
         state, _ = apply(state, bot(state))
-        _, changed, _ = encoder.encode(state, base)
-        got = unpack(changed)
+        got = _plain(GAME.view(state, None, base)["state"])
         assert [p is None for p in got["players"]] == [a is b for a, b in zip(state.players, base.players, strict=True)]
+        sent += sum(1 for p in got["players"] if p is not None)
         got["players"] = [p if p is not None else held["players"][i] for i, p in enumerate(got["players"])]
-        assert got == unpack(pack(public_state(state)))
+        assert got == _plain(GAME.view(state, None)["state"])
         held = got
-        sent += sum(1 for p in unpack(changed)["players"] if p is not None)
         whole += players
     assert sent < whole / 2 if players == 5 else sent < whole
 
 
-def test_clients_see_the_engines_state_and_how_far_the_tracks_crossed() -> None:
+def test_clients_see_how_far_the_tracks_crossed_and_never_the_dice_generator() -> None:
     state, _ = new_game(3, 7, load_sheet("sun"))
-    seen = public_state(state)
-    plain = state.to_dict()
-    assert "rng" not in seen and "overlap" not in plain["players"][0]
-    assert [{k: v for k, v in p.items() if k != "overlap"} for p in seen["players"]] == plain["players"]
-    assert all(isinstance(p["overlap"], float) for p in seen["players"])
+    seen = GAME.view(state, None)["state"]
+    assert "rng" not in seen and all(isinstance(p["overlap"], float) for p in seen["players"])
+    assert str(state.rng) not in json.dumps(_plain(seen)) and format(state.rng, "080x") not in json.dumps(_plain(seen))
+
+
+def test_every_update_of_a_whole_game_is_the_same_data_in_json_and_in_msgpack() -> None:
+    room = _seated(5)
+    counts = FrozenDict({s["id"]: 1 for s in room.seats} | {SPECTATORS: 2})
+    kept = views.RoomViews()
+    bot = random_bot(5)
+    for k in range(80):
+        base = room
+        room = room.clone()
+        if k == 0:
+            events = changes.start(room, 0.0)
+        else:
+            assert room.state is not None
+            seat = GAME.to_move(room.state)
+            assert seat is not None
+            events, _ = changes.decide(room, seat, bot(room.state).to_wire(), "player", float(k))
+        room.v += 1
+        frames = views.updates(kept, room, base, events, counts, 1_700_000_000.0 + k)
+        assert list(frames) == [None]  # (no hidden information: one update for everyone)
+        frame = frames[None]
+        assert orjson.loads(frame.json) == unpack(frame.packed) == _plain(orjson.loads(frame.json))
+        message = unpack(views.published(room.v, events, frames))
+        assert message["everyone"] == frame.packed and message["seats"] == []
+
+
+def test_a_frame_encodes_each_format_once_and_a_reply_kept_as_sent_goes_out_as_it_was() -> None:
+    reply = {"type": "reply", "id": "é", "ok": True, "data": {"v": (1, 2)}}
+    frame = Frame(reply)
+    assert frame.json is frame.json and frame.packed is frame.packed
+    assert frame.wire(False) == b"\x81" + bytes((len(frame.json),)) + frame.json
+    assert (
+        json.loads(frame.json)
+        == unpack(frame.packed)
+        == {"type": "reply", "id": "é", "ok": True, "data": {"v": [1, 2]}}
+    )
+    assert Frame.sent(frame.text).wire(False) == frame.wire(False)
+    assert Frame.sent(frame.packed).wire(True) == frame.wire(True)
+    assert Frame(packed=pack(reply)).json == frame.json  # (from the store's channel: decoded once for text clients)
 
 
 @pytest.mark.parametrize("n", [0, 125, 126, 65_535, 65_536])
@@ -92,7 +127,6 @@ def test_websocket_frames_carry_their_length(n: int) -> None:
     assert frame[0] == 0x82 and frame.endswith(payload)
     header = len(frame) - n
     assert header == (2 if n < 126 else 4 if n < 65536 else 10)
-    assert Frame(pack("hé")).wire(False) == b"\x81\x09" + b'"h\\u00e9"'  # JSON text, as json.dumps writes it
 
 
 async def test_broadcasts_are_written_straight_to_the_socket() -> None:
@@ -106,7 +140,7 @@ async def test_broadcasts_are_written_straight_to_the_socket() -> None:
             created, seated = await seated_room(clients, server.url, players=2)
             conns = server.hub.rooms[created["code"]].conns
             assert len(conns) == 2
-            assert all((c._raw.transport is not None) == (TRANSPORT == "fast") for c in conns)
+            assert all((c._raw.transport is not None) == (TRANSPORT == "fast") for c in conns)  # type: ignore[attr-defined]
             v = seated[0].v
             for c in seated:
                 assert c.game is not None and c.v == v
@@ -114,42 +148,30 @@ async def test_broadcasts_are_written_straight_to_the_socket() -> None:
             await clients.close()
 
 
-def test_a_rooms_packed_record_is_its_record_through_lobby_and_play() -> None:
-    from rajas.protocol.messages import RoomSettings
-    from rajas.server.rooms.room import Room
-
-    encoder = StateEncoder()
-    room = Room.create(RoomSettings(seats=3))
-    seen = []
-    for i in range(3):
-        room = room.clone()
-        changes.take_seat(room, f"p{i}", room.host_token if i == 0 else None)
-        seen.append(merge_maps([encoder.fixed_record(room), encoder.commit(room)[0].data], []))
-        assert unpack(seen[-1]) == unpack(pack(room.to_record()))
+def test_a_rooms_record_is_the_room_again_through_lobby_and_play() -> None:
+    room = _seated(3)
+    assert unpack(pack(Room.from_record(unpack(pack(room.to_record()))).to_record())) == unpack(pack(room.to_record()))
     room = room.clone()
-    changes.change_settings(room, RoomSettings(seats=3, sheet="moon"))
-    assert unpack(encoder.fixed_record(room))["settings"]["sheet"] == "moon"
+    changes.change_settings(room, RoomSettings(seats=3, sheet="moon"))  # type: ignore[call-arg]
+    assert unpack(pack(room.fixed()))["settings"]["sheet"] == "moon"
     room = room.clone()
     changes.start(room, 0.0)
     bot = random_bot(1)
     for k in range(40):
         room = room.clone()
         assert room.state is not None
-        seat = room.state.current
+        seat = GAME.to_move(room.state)
+        assert seat is not None
         changes.decide(room, seat, bot(room.state).to_wire(), "player", float(k))
         room.remember(room.seats[seat]["id"], f"d{k}")
-        record, game = encoder.commit(room)
-        assert unpack(merge_maps([encoder.fixed_record(room), record.data], [])) == unpack(pack(stored(room)))
-        assert "settings" not in unpack(record.data)  # a decision's record leaves the fixed part out
-        assert unpack(game) == unpack(pack(game_view(room)))
-    room = room.clone()
-    assert changes.hand_over(room, 1) and unpack(encoder.fixed_record(room))["host_token"] == room.host_token
+        whole = merge_records(pack(room.fixed()), pack(room.changing()))
+        again = Room.from_record(unpack(whole))
+        assert unpack(pack(again.to_record())) == unpack(whole)
+        assert again.state.to_dict() == room.state.to_dict()
+        assert "settings" not in room.changing()  # a decision's record leaves the fixed part out
 
 
 def test_a_clone_has_every_field_of_its_room() -> None:
-    from rajas.protocol.messages import RoomSettings
-    from rajas.server.rooms.room import FIELDS, Room
-
     room = Room.create(RoomSettings(seats=2))
     changes.take_seat(room, "p0", room.host_token)
     copy = room.clone()
@@ -157,9 +179,6 @@ def test_a_clone_has_every_field_of_its_room() -> None:
 
 
 def test_a_clone_shares_the_seats_until_a_change_copies_them() -> None:
-    from rajas.protocol.messages import RoomSettings
-    from rajas.server.rooms.room import Room
-
     room = Room.create(RoomSettings(seats=3))
     changes.take_seat(room, "p0", room.host_token)
     changes.take_seat(room, "p1", None)
@@ -171,7 +190,7 @@ def test_a_clone_shares_the_seats_until_a_change_copies_them() -> None:
         lambda r: changes.set_bot(r, 0, True),
     ):
         copy = room.clone()
-        assert copy.seats is room.seats  # (so the hub's packed room view is kept while they are)
+        assert copy.seats is room.seats  # (so the room's view is kept while they are)
         change(copy)
         assert copy.seats is not room.seats and [dict(s) for s in room.seats] == before
 
@@ -198,7 +217,6 @@ def test_a_plain_decide_skips_the_general_validator_but_not_its_checks() -> None
 
 
 async def test_the_memory_store_packs_a_record_when_read_or_once_the_room_is_quiet() -> None:
-    from rajas.server.rooms.encoding import Lazy
     from rajas.server.storage.memory_store import MemoryStore
 
     store = MemoryStore(sweep_every=60)

@@ -1,6 +1,7 @@
-"""The timers and the bot a room in play needs, run on the node that made the room's last commit: the turn
-clock, a grace period for a seat whose owner left, and the driver that plays for bot-held and timed-out
-seats. They react to the hub's commits through its hooks and change rooms through `Rooms.change`."""
+"""The timers and the bots a room in play needs, run on the node that made the room's last commit: the turn
+clock, a grace period for a seat whose owner left, and the driver that plays for bot-held and timed-out seats;
+and the watchdog that does what a node that died would have done. They watch the hub (server/rooms/hub.py) and
+change rooms through `Hub.change` like anyone else."""
 
 from __future__ import annotations
 
@@ -8,32 +9,26 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
 
-from rajas.games.dice_charmers.engine.bots import BOTS
 from rajas.protocol import ProtocolError
 from rajas.server.rooms.changes import BotPlay, ExpireClock
-from rajas.server.rooms.local_room import LocalRoom
-from rajas.server.rooms.modes import turn_based
+from rajas.server.rooms.hub import Hub, LocalRoom, Observer
 from rajas.server.rooms.room import PLAYING, Room, Turn
-from rajas.server.rooms.rooms import Hooks, Rooms
 from rajas.server.rooms.seat_moves import Back, GraceOver, MarkAway
-from rajas.server.rooms.turn_rules import skip_bot
+from rajas.server.rooms.turn_rules import turn_based
+from rajas.server.storage.store import SPECTATORS
 
 log = logging.getLogger("rajas.server")
 
 
-class RoomTasks(Hooks):
-    def __init__(self, rooms: Rooms, pace: float = 0.0) -> None:
+class RoomTasks(Observer):
+    def __init__(self, rooms: Hub, pace: float = 0.0) -> None:
         self.rooms = rooms
         self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
-        self.after_commit: Callable[[LocalRoom, Room], None] | None = None  # turn-based rooms (turn_based.py)
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
     def committed(self, lr: LocalRoom, room: Room) -> None:
-        if self.after_commit is not None and turn_based(room.settings):  # (the hook is for turn-based rooms only)
-            self.after_commit(lr, room)
         if room.status != PLAYING:
             old = lr.timers.pop("clock", None)
             if old is not None:
@@ -88,12 +83,12 @@ class RoomTasks(Hooks):
 
     def arm_clock(self, lr: LocalRoom, key: Turn | None, deadline: float) -> None:
         lr.clock_for = (key, deadline)
-        lr.timers["clock"] = self.rooms._spawn(self._clock(lr, key, deadline))
+        lr.timers["clock"] = self.rooms.spawn(self._clock(lr, key, deadline))
 
     def start_grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
         name = f"grace:{seat_id}"
         if name not in lr.timers:
-            lr.timers[name] = self.rooms._spawn(self._grace(lr, seat_id, grace))
+            lr.timers[name] = self.rooms.spawn(self._grace(lr, seat_id, grace))
 
     async def _grace(self, lr: LocalRoom, seat_id: str, grace: float) -> None:
         try:
@@ -105,7 +100,7 @@ class RoomTasks(Hooks):
                 got = await marking
             except asyncio.CancelledError:
                 if lr.counts.get(seat_id, 0) > 0:  # back while the mark was being made: it comes off after it
-                    self.rooms._spawn(self.rooms.change(lr.code, Back(seat_id)))
+                    self.rooms.spawn(self.rooms.change(lr.code, Back(seat_id)))
                 raise
             bot_at = got.get("bot_at") if got else None
             if bot_at is None:
@@ -132,7 +127,7 @@ class RoomTasks(Hooks):
     def drive(self, lr: LocalRoom) -> None:
         if not lr.driving:
             lr.driving = True
-            self.rooms._spawn(self._drive(lr))
+            self.rooms.spawn(self._drive(lr))
 
     async def _drive(self, lr: LocalRoom) -> None:
         """Plays for bot-held and timed-out seats until a person must decide."""
@@ -162,25 +157,101 @@ class RoomTasks(Hooks):
                 await asyncio.sleep(self.pace)
                 room = await rooms.load(lr.code)  # (a person may have acted meanwhile: the owner came back)
                 seat = room.bot_to_move()
-            state, game = room.state, room.game
-            if seat is None or state is None or game is None:
+            state, match = room.state, room.match
+            if seat is None or state is None or match is None:
                 return True
             kind = room.seats[seat].get("kind") or room.settings["bot"]  # a bot's seat, or an away player's
-            key = (str(game["seed"]), seat)
+            key = (str(match["seed"]), seat)
             bot = lr.bots.get(key)
+            game = room.game
             if bot is None:
-                if len(lr.bots) >= 5:
+                if len(lr.bots) >= game.max_players:
                     lr.bots.clear()  # (another game's bots: at most one per seat of the game in play)
                 # A turn-based room whose host chose "skip" skips a person's timed-out turn; a bot's seat plays.
                 person = room.seats[seat].get("kind") is None
                 skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
-                make = skip_bot if skip else BOTS[kind]
-                bot = lr.bots[key] = make(f"{game['seed']}:{seat}")
+                bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}")
             if kind == "greedy":
                 decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
             else:
                 decision = bot(state)
             with contextlib.suppress(ProtocolError):
-                if await rooms.change(lr.code, BotPlay(seat, decision.to_wire(), room.v, time.time())):
+                if await rooms.change(lr.code, BotPlay(seat, game.wire(decision), room.v, time.time())):
                     rooms.metrics.decisions.inc("bot")
         return False
+
+
+class Watchdog:
+    """What a node that died would have done: timers and the bot run on the node that made a room's last commit;
+    if that node dies, any node with a connection in the room notices the stall here and takes over. Every few
+    beats each node also restates its presence counts (dropping those of dead nodes) and catches updates it
+    missed."""
+
+    def __init__(self, rooms: Hub, tasks: RoomTasks, tick: float, stall: float, heartbeat: float) -> None:
+        self.rooms = rooms
+        self.tasks = tasks
+        self.tick = tick  # how often it looks at this node's rooms
+        self.stall = stall  # seconds without a change before a room owed a bot move or a clock counts as stalled
+        self.heartbeat = heartbeat
+
+    async def run(self) -> None:
+        beat = 0.0
+        while True:
+            await asyncio.sleep(self.tick)
+            beat += self.tick
+            try:
+                if beat >= self.heartbeat:
+                    beat = 0.0
+                    await self.refresh()
+                for lr in list(self.rooms.rooms.values()):
+                    await self.heal(lr)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the store is away (Redis restarting): try again next tick
+                self.rooms.metrics.store_errors.inc()
+                log.warning("watchdog: %s", e, extra={"event": "watchdog_failed"})
+
+    async def refresh(self) -> None:
+        rooms = self.rooms
+        here: dict[str, dict[str, int]] = {}
+        for code, lr in rooms.rooms.items():
+            counts: dict[str, int] = {}
+            for conn in lr.conns:
+                key = conn.seat_id if conn.role == "player" and conn.seat_id is not None else SPECTATORS
+                counts[key] = counts.get(key, 0) + 1
+            here[code] = counts
+        if not here:
+            return
+        versions = await rooms.store.refresh(here)
+        for code, v in versions.items():
+            behind = rooms.rooms.get(code)
+            if behind is None or v <= behind.newest:
+                continue
+            # Updates were published while this node could not hear them (Redis restarted): the clients
+            # here get the room afresh, as a snapshot.
+            behind.newest = v
+            behind.last = time.monotonic()
+            await rooms.resync(behind)
+
+    async def heal(self, lr: LocalRoom) -> None:
+        if time.monotonic() - lr.last < self.stall or not lr.conns:
+            return
+        room = lr.room
+        if room is None or room.v < lr.newest:
+            room = await self.rooms.load(lr.code, fresh=True)
+        if room.status != PLAYING:
+            return
+        metrics = self.rooms.metrics
+        if room.bot_to_move() is not None and not lr.driving:
+            metrics.takeovers.inc("bot")
+            log.info("bot stalled: taking over", extra={"event": "takeover", "kind": "bot", "room": lr.code})
+            self.tasks.drive(lr)
+        deadline = room.deadline
+        late = deadline is not None and time.time() > deadline + self.stall
+        if late and room.auto != room.clock_key and "clock" not in lr.timers:
+            metrics.takeovers.inc("clock")
+            log.info("turn clock stalled: taking over", extra={"event": "takeover", "kind": "clock", "room": lr.code})
+            assert deadline is not None
+            self.tasks.arm_clock(lr, room.clock_key, deadline)
+        if lr.room is not None:
+            self.tasks.grace_for_absent(lr, lr.room)

@@ -1,8 +1,9 @@
 """`rajas bots`: whole games against a running server, through its public interface only.
 
 Each game: one bot client creates a room over the websocket, N bot players and K spectators join by the
-invite code, the host starts, everyone plays to the end. Afterwards the finished game's log is fetched
-over HTTP, checked with `rajas verify`, and every client's final state is compared with the server's.
+invite code, the host starts, everyone plays to the end, each player choosing at random among the decisions the
+server offers it (so any game plays the same way). Afterwards the finished game's log is fetched over HTTP,
+checked with `rajas verify`, and every client's final state is compared with the server's.
 """
 
 from __future__ import annotations
@@ -16,9 +17,6 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from rajas.games.dice_charmers.engine import Decision, GameState, parse_sheet
-from rajas.games.dice_charmers.engine.bots import BOTS
-from rajas.games.dice_charmers.engine.sheet import Sheet
 from rajas.protocol.client import Client, ServerError
 from rajas.server.fairness import _plain, verify
 
@@ -56,25 +54,14 @@ def _reached(v: int) -> Callable[[Client], bool]:
     return lambda c: c.v >= v
 
 
-async def _play(client: Client, bot: str, seed: str, tally: Tally) -> None:
+async def _play(client: Client, seed: str, tally: Tally) -> None:
     rng = random.Random(seed)
-    chooser = BOTS[bot](seed) if bot == "greedy" else None
-    sheet: Sheet | None = None
     while True:
         await client.wait_for(lambda c: c.over or c.my_turn, timeout=120)
         if client.over:
             return
         assert client.game is not None
-        options = client.game["pending"]["options"]
-        if chooser is not None:
-            if sheet is None:
-                assert client.sheet is not None
-                sheet = parse_sheet(client.sheet)
-            state = GameState.from_dict({**client.game["state"], "rng": 0}, sheet)
-            wire: Any = (await asyncio.to_thread(chooser, state)).to_wire()
-        else:
-            wire = rng.choice(options)
-        Decision.from_wire(wire)
+        wire: Any = rng.choice(client.game["pending"]["options"])
         at = client.v
         started = time.perf_counter()
         try:
@@ -91,12 +78,14 @@ async def _play(client: Client, bot: str, seed: str, tally: Tally) -> None:
         await client.wait_for(_reached(data["v"]), timeout=30)
 
 
-async def play_game(url: str, index: int, players: int, spectators: int, bot: str, sheet: str, tally: Tally) -> None:
+async def play_game(
+    url: str, index: int, players: int, spectators: int, options: dict[str, Any], tally: Tally
+) -> None:
     clients: list[Client] = []
     try:
         host = await Client(url, keep=False).connect()
         clients.append(host)
-        created = await host.create_room(seats=players, sheet=sheet, spectators=spectators > 0, grace=600)
+        created = await host.create_room(seats=players, spectators=spectators > 0, grace=600, **options)
         await host.join(created["code"], name="bot0", host_token=created["host_token"])
         for i in range(1, players):
             c = await Client(url, keep=False).connect()
@@ -109,7 +98,7 @@ async def play_game(url: str, index: int, players: int, spectators: int, bot: st
             watchers.append(c)
             await c.join(created["watch"], role="spectator")
         await host.start()
-        await asyncio.gather(*(_play(c, bot, f"{index}:{i}", tally) for i, c in enumerate(clients[:players])))
+        await asyncio.gather(*(_play(c, f"{index}:{i}", tally) for i, c in enumerate(clients[:players])))
         for w in watchers:
             await w.wait_for(lambda c: c.over, timeout=30)
         log = await asyncio.to_thread(_fetch_json, f"{url.rstrip('/')}/api/rooms/{created['code']}/log")
@@ -136,9 +125,8 @@ async def run_bots(
     players: int = 4,
     games: int = 10,
     spectators: int = 0,
-    bot: str = "random",
     concurrency: int = 4,
-    sheet: str = "sun",
+    options: dict[str, Any] | None = None,
     timeout: float = 300.0,
 ) -> dict[str, Any]:
     tally = Tally()
@@ -148,7 +136,7 @@ async def run_bots(
     async def one(i: int) -> None:
         async with gate:
             try:
-                await asyncio.wait_for(play_game(url, i, players, spectators, bot, sheet, tally), timeout)
+                await asyncio.wait_for(play_game(url, i, players, spectators, options or {}, tally), timeout)
             except TimeoutError:
                 tally.error(f"game {i}: took longer than {timeout} s")
 
@@ -165,7 +153,6 @@ async def run_bots(
         "verified": tally.verified,
         "players": players,
         "spectators": spectators,
-        "bot": bot,
         "seconds": round(elapsed, 2),
         "decisions_per_s": round(tally.decisions / elapsed, 1) if elapsed else 0.0,
         "decision_ms_p50": round(lat[len(lat) // 2] * 1000, 2),
