@@ -11,13 +11,14 @@ from itertools import combinations
 
 from .cards import catalogue
 from .decisions import Decision
-from .piles import draw_top, shown, take_from_offer, to_discard
+from .piles import draw_top, ensure_offer, shown, take_from_offer, to_discard
 from .state import Effect, Work
 from .threes import choices
 from .track import gain_coins, gain_fame, gain_karma, gain_manager
 
 # Effects that need the player's choice; every other kind is carried out without asking.
 CHOICES = frozenset({"discard", "take_die", "take_goods", "free_palace", "free_ship", "track_choice", "copy", "threes"})
+FROM_OFFER = frozenset({"take_die", "take_goods", "free_palace", "free_ship", "track_choice"})
 
 
 # ---- rows ---------------------------------------------------------------------------------------------------
@@ -282,6 +283,8 @@ def run_stack(w: Work) -> bool:
             w.stack.pop()
             run_automatic(w, effect)
             continue
+        if effect[0] in FROM_OFFER:
+            ensure_offer(w)
         found = options(w, effect)
         if len(found) > 1:
             return True

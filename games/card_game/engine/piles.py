@@ -65,8 +65,12 @@ def lay_out(w: Work, count: int, reason: str) -> None:
 
 
 def take_from_offer(w: Work, card: int) -> None:
-    """Removes a card from the offer; an offer left empty gets four new cards at once."""
     w.offer.remove(card)
+
+
+def ensure_offer(w: Work) -> None:
+    """An offer used up is laid out anew with four cards when a card is next wanted from it (a turn begins, or
+    a reward takes one): "zodat je verder kunt spelen"."""
     if not w.offer:
         lay_out(w, SMALL_OFFER, "offer_empty")
 

@@ -18,7 +18,7 @@ from .effects import (
     settle,
 )
 from .payment import JOKER, building_payment_karma, building_payments, exact_payments
-from .piles import refill_offer, shown, take_from_offer, to_discard
+from .piles import ensure_offer, refill_offer, shown, take_from_offer, to_discard
 from .scoring import standings
 from .state import PHASE_ACT, PHASE_END, PHASE_OVER, PHASE_PLAN, PHASE_RESOLVE, TRACK_CARDS, Work
 from .threes import choices
@@ -189,6 +189,7 @@ def begin_turn(w: Work, seat: int, extra: bool = False) -> None:
     w.current = seat
     w.turn_no += 1
     w.phase = PHASE_ACT
+    ensure_offer(w)
     w.emit({"type": "turn_started", "player": seat, "round": w.round, "turn": w.turn, "extra": extra})
 
 
