@@ -229,4 +229,4 @@ def catalogue() -> Catalogue:
 
 def card_data() -> list[dict[str, object]]:
     """The card list as plain data for clients (public: every action side, each dice side's colour)."""
-    return [c.model_dump(exclude_defaults=True) for c in catalogue().models]
+    return [c.model_dump(mode="json", exclude_defaults=True) for c in catalogue().models]
