@@ -68,17 +68,23 @@ def push_all(w: Work, effects: list[Effect]) -> None:
     w.stack.extend(reversed(effects))
 
 
-def offer_dice(count: int, hand: int) -> list[Effect]:
-    """`count` cards from the offer into the hand: the cards over the hand limit are discarded first
-    ("eerst de overtollige kaarten op de aflegstapel leggen, voordat je nieuwe kaarten kunt trekken")."""
-    over = hand + count - catalogue().hand_limit
-    return ([("discard", over)] if over > 0 else []) + [("take_die",)] * count
+def offer_dice(count: int) -> list[Effect]:
+    """`count` cards from the offer into the hand (see `dice_in`)."""
+    return [("dice_in", "offer", count)]
 
 
-def pile_dice(count: int, hand: int) -> list[Effect]:
-    """`count` cards from the draw pile into the hand (a manager's two dice), the hand limit kept the same way."""
-    over = hand + count - catalogue().hand_limit
-    return ([("discard", over)] if over > 0 else []) + [("pile_die",)] * count
+def pile_dice(count: int) -> list[Effect]:
+    """`count` cards from the draw pile into the hand (a manager's two dice; see `dice_in`)."""
+    return [("dice_in", "pile", count)]
+
+
+def dice_in(w: Work, source: str, count: int) -> None:
+    """Dice coming into the hand: the cards over the hand limit are discarded first ("eerst de overtollige
+    kaarten op de aflegstapel leggen, voordat je nieuwe kaarten kunt trekken"), counted when the dice come
+    (a reward that came in between may have filled the hand), and nothing else happens until they are in."""
+    over = len(w.me.hand) + count - catalogue().hand_limit
+    take: Effect = ("take_die",) if source == "offer" else ("pile_die",)
+    push_all(w, ([("discard", over)] if over > 0 else []) + [take] * count)
 
 
 def ship_reward(w: Work, card: int) -> None:
@@ -86,11 +92,10 @@ def ship_reward(w: Work, card: int) -> None:
     owned while it lies in the owner's row, so a copy gives only the rest."""
     cat = catalogue()
     reward = cat.ship_reward[card]
-    hand = len(w.me.hand)
     if reward == "karma2":
         gain_karma(w, 2)
     elif reward == "dice2":
-        push_all(w, offer_dice(2, hand))
+        push_all(w, offer_dice(2))
     elif reward == "coins3":
         gain_coins(w, 3, "ships")
     elif reward == "coins2_fame1":
@@ -99,13 +104,13 @@ def ship_reward(w: Work, card: int) -> None:
     elif reward == "goods_cards":
         push_all(w, [("take_goods",)] * cat.ship_count[card])
     elif reward == "die_goods":
-        push_all(w, offer_dice(1, hand))
+        push_all(w, offer_dice(1))
     elif reward == "fame_goods":
         gain_fame(w, 1, "ships")
     elif reward == "karma_goods":
         gain_karma(w, 1)
     elif reward == "goods_card_die":
-        push_all(w, [("take_goods",), *offer_dice(1, hand)])
+        push_all(w, [("take_goods",), *offer_dice(1)])
     elif reward == "palace":
         push_all(w, [("free_palace",)])
 
@@ -113,10 +118,10 @@ def ship_reward(w: Work, card: int) -> None:
 def palace_action(w: Work, action: int) -> None:
     """Palace actions 2-6 (the number is also the die that pays for it)."""
     if action == 2:
-        push_all(w, offer_dice(2, len(w.me.hand)))
+        push_all(w, offer_dice(2))
     elif action == 3:
         gain_karma(w, 2)
-        push_all(w, offer_dice(1, len(w.me.hand)))
+        push_all(w, offer_dice(1))
     elif action == 4:
         coins = goods_shown(w)
         if coins:
@@ -137,7 +142,7 @@ def track_reward(w: Work, reward: str) -> None:
     elif reward == "manager":
         gain_manager(w, 1)
     elif reward == "dice2":
-        push_all(w, offer_dice(2, len(w.me.hand)))
+        push_all(w, offer_dice(2))
     elif reward == "extra_turn":
         w.extra_turns += 1
         w.emit({"type": "extra_turn_won", "player": w.current})
@@ -171,6 +176,8 @@ def run_automatic(w: Work, effect: Effect) -> None:
     kind = effect[0]
     if kind == "reward":
         track_reward(w, effect[1])
+    elif kind == "dice_in":
+        dice_in(w, effect[1], effect[2])
     elif kind == "ship_reward":
         ship_reward(w, effect[1])
     elif kind == "palace_action":

@@ -7,7 +7,6 @@ from .cards import catalogue
 from .decisions import Decision
 from .effects import (
     into_hand,
-    offer_dice,
     options,
     pile_dice,
     place_building,
@@ -101,7 +100,7 @@ def apply_action(w: Work, d: Decision) -> None:
         p.managers -= 1
         w.managers_supply += 1
         w.emit({"type": "manager_used", "player": w.current, "use": "draw"})
-        push_all(w, pile_dice(2, len(p.hand)))
+        push_all(w, pile_dice(2))
         return
     if d.kind == "extra":
         p.managers -= 1
@@ -121,7 +120,7 @@ def apply_action(w: Work, d: Decision) -> None:
         take_from_offer(w, card)
         if len(p.hand) >= cat.hand_limit:
             w.in_play.append(card)
-            push_all(w, [*offer_dice(1, len(p.hand))[:-1], ("hand_in", card)])
+            push_all(w, [("discard", len(p.hand) + 1 - cat.hand_limit), ("hand_in", card)])
         else:
             into_hand(w, card, "offer")
     elif d.kind == "building":

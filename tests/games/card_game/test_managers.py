@@ -36,7 +36,7 @@ def test_ending_the_turn_keeps_the_manager() -> None:
 
 def test_a_manager_draws_two_dice_from_the_draw_pile_as_well_as_the_action() -> None:
     g = table(offer=[goods_card(("tea", 2))], draw=[ship(20), ship(21)], **ONE)
-    g2, events = do(g, "draw")
+    g2, _ = do(g, "draw")
     assert set(g2.players[0].hand) == {ship(20), ship(21)} and g2.current == 0
     assert pending(g2, 0)["kind"] == "action"  # the turn's action is still to come
     assert Decision("draw") not in legal_decisions(g2)

@@ -4,6 +4,7 @@ exact die, a free goods card; karma, jokers and the hand limit of 8."""
 from __future__ import annotations
 
 from rajas.games.card_game.engine import Decision, legal_decisions, view
+from rajas.games.card_game.engine.cards import TRACK_REWARDS
 
 from .builders import CAT, building, dice_cards, do, goods_card, kinds, palace, ship, table
 
@@ -125,3 +126,22 @@ def test_a_turn_is_exactly_one_action_then_the_next_player_moves() -> None:
     g = table(offer=[goods_card(("tea", 2)), goods_card(("tea", 2), nth=1)])
     g2, _ = do(g, "goods", g.offer[0])
     assert g2.current == 1
+
+
+def test_the_hand_limit_is_counted_when_the_dice_come_even_after_a_reward_filled_the_hand() -> None:
+    # Ship 9 gives a goods card, then a die. The goods card's coin turns a card whose reward is two dice:
+    # those come first and fill the hand, so the ship's die needs a discard of its own.
+    coin = goods_card(("silk", 1), coin=1)
+    spare = [palace(2), palace(3), palace(4), palace(5)]
+    pay = dice_cards("purple", 1, {ship(9), coin, *spare})[0]
+    hand = [pay, *dice_cards("orange", 7, {ship(9), coin, *spare})]
+    dice_last = tuple(TRACK_REWARDS.index(r) for r in ("karma2", "manager", "extra_turn", "coins2_or_palace",
+                                                        "fame_or_ship", "dice2"))
+    g = table(offer=[ship(9), coin, *spare], hands={0: hand}, numbers={pay: 3},
+              seat={0: {"coins": 5, "track": dice_last}})
+    g, _ = do(g, "ship", ship(9), pay)
+    while not g.is_over and g.current == 0:
+        d = legal_decisions(g)[0]
+        g, _ = do(g, d.kind, *d.args)
+        assert len(g.players[0].hand) <= 8
+    assert len(g.players[0].hand) == 8

@@ -46,7 +46,7 @@ def test_palace_4_gives_a_coin_for_every_good_on_the_players_goods_building_and_
 def test_palace_5_gives_a_karma_and_the_reward_of_the_last_ship_of_a_row_of_the_players_choice() -> None:
     g, _ = pay(5, ships={0: [ship(1)], 1: [ship(2), ship(13)]})
     assert {d.args for d in legal_decisions(g)} == {(0,), (1,)}
-    g, events = do(g, "copy", 1)  # ship 13: three coins
+    g, _ = do(g, "copy", 1)  # ship 13: three coins
     assert g.players[0].coins == 3 and g.players[0].karma == 1
     assert g.players[1].ships == (ship(2), ship(13))  # the ship stays where it is
 
