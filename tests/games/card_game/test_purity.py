@@ -47,3 +47,19 @@ def test_a_bot_chooses_the_same_given_the_same_seed_and_otherwise_not() -> None:
         first = _bot_game(bot, "a", 80)
         assert first == _bot_game(bot, "a", 80), bot
     assert _bot_game("random", "a", 80) != _bot_game("random", "b", 80)
+
+
+def test_the_engine_modules_import_one_another_in_one_direction_only() -> None:
+    graph: dict[str, set[str]] = {}
+    for path in ENGINE.glob("*.py"):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+        graph[path.stem] = found - {"__init__"}
+    graph.pop("__init__")
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph.get(start, ()))
+
+    assert not [m for m in graph if reaches(m, m, {m})]
