@@ -14,6 +14,7 @@ THREE = 3  # the third karma chip or manager turns into something else at once
 def gain_fame(w: Work, amount: int, source: str) -> None:
     """Fame for the player to move; every third chip goes back and turns a card ("direct (!)")."""
     p = w.me
+    w.emit({"type": "gained", "player": w.current, "what": "fame", "amount": amount, "source": source})
     for _ in range(amount):
         p.fame += 1
         p.fame_from[FAME_SOURCES.index(source)] += 1
@@ -25,6 +26,7 @@ def gain_fame(w: Work, amount: int, source: str) -> None:
 def gain_coins(w: Work, amount: int, source: str) -> None:
     """Coins for the player to move; every sixth goes back with the others and turns a card."""
     p = w.me
+    w.emit({"type": "gained", "player": w.current, "what": "coins", "amount": amount, "source": source})
     for _ in range(amount):
         p.coins += 1
         p.coins_from[COIN_SOURCES.index(source)] += 1
@@ -36,6 +38,7 @@ def gain_coins(w: Work, amount: int, source: str) -> None:
 def gain_karma(w: Work, amount: int) -> None:
     """Karma chips, one at a time: the third makes all three go back for a manager."""
     p = w.me
+    w.emit({"type": "gained", "player": w.current, "what": "karma", "amount": amount, "source": ""})
     for _ in range(amount):
         p.karma += 1
         if p.karma == THREE:
