@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rajas.games.card_game.engine import breakdown, standings
+from rajas.games.card_game.engine import BOTS, Options, apply, breakdown, check_state, new_game, standings
 from rajas.games.card_game.engine.cards import TRACK_REWARDS
 
 from .builders import dice_cards, do, goods_card, ship, table
@@ -66,3 +66,20 @@ def test_the_breakdown_says_where_fame_and_coins_came_from() -> None:
     b = breakdown(g)[1]
     assert b["coins"] == {"ships": 3} and b["turned_by_coins"] == 1
     assert b["rewards"][-1] == "karma2" and len(b["rewards"]) == 6
+
+
+def test_a_round_limit_set_by_the_room_ends_the_game_after_that_round() -> None:
+    g, _ = new_game(3, "limit", options=Options(round_limit=2))
+    bots = [BOTS["random"](f"limit:{s}") for s in range(3)]
+    while not g.is_over:
+        g, _ = apply(g, bots[g.current](g))
+    assert g.round <= 2 and g.result is not None and g.result[0].place == 1
+
+
+def test_a_planned_track_game_plays_to_its_end() -> None:
+    g, _ = new_game(4, "planned game", options=Options(planned_track=True))
+    bots = [BOTS["greedy"](f"planned:{s}") for s in range(4)]
+    while not g.is_over:
+        g, _ = apply(g, bots[g.current](g))
+        check_state(g)
+    assert any(all(p.flipped) for p in g.players)
