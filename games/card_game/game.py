@@ -156,7 +156,7 @@ class CardGame(Game):
         shown = view(state, audience)
         if state.is_over:
             shown["breakdown"] = breakdown(state)  # where each player's fame and coins came from
-        return {"state": shown, "pending": pending(state, audience)}
+        return {"pending": pending(state, audience), "state": shown}
 
     def replay_view(self, state: Any) -> dict[str, Any]:
         """After the game nothing is hidden: every hand with its dice sides, every row's numbers."""

@@ -183,7 +183,7 @@ class DiceCharmers(Game):
         players = [
             None if i < len(was) and was[i] is p else self._player(state, p) for i, p in enumerate(state.players)
         ]
-        return {"state": self._head(state) | {"players": players}, "pending": self._pending(state)}
+        return {"pending": self._pending(state), "state": self._head(state) | {"players": players}}
 
     def _player(self, state: GameState, p: PlayerState) -> dict[str, Any]:
         got = self._views.get(p)
