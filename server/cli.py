@@ -12,9 +12,18 @@ from rajas.server.config import SERVE, ConfigError, env_default, help_for
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from rajas.bench.simulate import simulate
+    if args.game == "card_game":
+        from rajas.games.card_game.simulate import simulate as simulate_cards
 
-    result = simulate(args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast)
+        if not 2 <= args.players <= 4:
+            print("rajas simulate: the card game is for 2-4 players", file=sys.stderr)
+            return 2
+        result = simulate_cards(args.players, args.games, seed=args.seed, bot=args.bot, check=not args.fast)
+        result.setdefault("error_samples", [])
+    else:
+        from rajas.bench.simulate import simulate
+
+        result = simulate(args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast)
     if args.json:
         print(json.dumps(result))
     else:
@@ -143,10 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play complete games with bots and report errors, length and speed")
+    sim.add_argument("--game", default=DEFAULT, choices=sorted(GAMES))
     sim.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--sheet", default="sun", help="sun, moon, or a path to a sheet file")
+    sim.add_argument("--sheet", default="sun", help="the Dice Charmers: sun, moon, or a path to a sheet file")
     sim.add_argument("--bot", default="random", choices=("random", "greedy"))
     sim.add_argument("--fast", action="store_true", help="skip the invariant checks after every decision")
     sim.add_argument("--json", action="store_true", help="print one JSON object")

@@ -11,9 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from rajas.games.dice_charmers.engine import Decision, apply, new_game
-from rajas.server.fairness import log_sheet
-from rajas.server.rooms.encoding import player_view
+from rajas.server.fairness import log_game
 
 from tests.server.conftest import Clients, play_random, seated_room
 
@@ -46,12 +44,12 @@ async def _finished_game(url: str) -> tuple[str, str]:
 
 def engine_players(record: dict[str, Any], step: int) -> list[dict[str, Any]]:
     """Every player's sheet as the engine has it after the log's first `step` decisions (as clients see it)."""
-    sheet = log_sheet(record["sheet"])
+    game, components = log_game(record)
     values = [c["value"] for c in record["contributions"]]
-    state, _ = new_game(len(record["players"]), record["seed"], sheet, contributions=values)
+    state, _ = game.setup(len(record["players"]), record["seed"], values, components)
     for seat, wire, _, _ in record["decisions"][:step]:
-        state, _ = apply(state, Decision.from_wire(wire), player=seat)
-    return [json.loads(json.dumps(player_view(state, p))) for p in state.players]
+        state, _ = game.apply(state, game.decision(wire), seat)
+    return [json.loads(json.dumps(p)) for p in game.view(state, None)["state"]["players"]]
 
 
 def _key(mark: list[int], by_round: bool) -> tuple[int, ...]:
