@@ -34,6 +34,8 @@ typecheck=build/typecheck
 rm -rf "$typecheck/rajas" && mkdir -p "$typecheck/rajas" && : > "$typecheck/rajas/__init__.py"
 for folder in games server protocol bench client_web; do ln -s "../../../$folder" "$typecheck/rajas/$folder"; done
 (cd "$typecheck" && python3 -m mypy --config-file ../../pyproject.toml -p rajas)
+echo "== import contracts (pyproject.toml [tool.importlinter])"
+(cd "$typecheck" && PYTHONPATH=. lint-imports --config ../../pyproject.toml --no-cache)
 echo "== pytest"
 python3 -m pytest "$@"
 
