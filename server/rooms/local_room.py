@@ -78,8 +78,6 @@ class LocalRoom:
         self.held: dict[int, str] = {}  # connection id -> digest of the sheet that connection holds
         self.chat_seen = 0  # chat messages this node heard for the room (a newer one makes the snapshot again)
         self.snap_chat = -1  # ... when the snapshot in `snap` was made
-        self.chat_allowance = -1.0  # spectators' chat lines this node may still pass on now (-1: a full burst)
-        self.chat_last = 0.0  # (monotonic time the allowance was last worked out)
 
     def text_only(self) -> bool:
         """Whether every client of the room here reads JSON text (none reads msgpack)."""

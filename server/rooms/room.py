@@ -323,6 +323,8 @@ class Room:
         """The seat the server must play for now: a bot-held seat, or one whose turn clock ran out."""
         if self.status != PLAYING or self.state is None:
             return None
+        if not any(s.get("kind") is None and not s["bot"] for s in self.seats):
+            return None  # no person holds a seat (every one a bot's, left or away): nobody to play for
         seat = self.state.current
         if self.seats[seat]["bot"] or (self.auto is not None and self.auto == self.clock_key):
             return seat

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from rajas.games.dice_charmers.engine.bots import BOTS
 from rajas.protocol import ProtocolError
@@ -28,6 +28,7 @@ class RoomTasks(Hooks):
         self.rooms = rooms
         self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
         self.after_commit: Callable[[LocalRoom, Room], None] | None = None  # turn-based rooms (turn_based.py)
+        self.throttle: Callable[[], Awaitable[None]] | None = None  # waits for the node's next bot decision
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
@@ -176,6 +177,8 @@ class RoomTasks(Hooks):
                 skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
                 make = skip_bot if skip else BOTS[kind]
                 bot = lr.bots[key] = make(f"{game['seed']}:{seat}")
+            if self.throttle is not None:
+                await self.throttle()  # (RAJAS_BOT_RATE: every room's bots share the node's decisions)
             if kind == "greedy":
                 decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
             else:

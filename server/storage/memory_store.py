@@ -1,4 +1,5 @@
-"""The in-memory RoomStore: one process, nothing to install. Rooms left alone past the TTL are dropped."""
+"""The in-memory RoomStore: one process, nothing to install. Rooms left alone past the TTL are dropped, and rooms
+nobody joined (no connection, no commit) past the shorter unjoined TTL."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from rajas.server.storage.store import RECENT, Listener, RoomStore, presence_mes
 class MemoryStore(RoomStore):
     eager = True
 
-    def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0) -> None:
+    def __init__(self, ttl: float = 7200.0, sweep_every: float = 60.0, unjoined_ttl: float | None = None) -> None:
         self.ttl = ttl
+        self.unjoined_ttl = ttl if unjoined_ttl is None else min(ttl, unjoined_ttl)
+        self.unjoined: set[str] = set()  # rooms nobody has joined yet: they live unjoined_ttl
         self.sweep_every = sweep_every
         self.records: dict[str, tuple[int, Packed]] = {}  # the changing part (or all) of each room's record
         self.fixed: dict[str, bytes] = {}  # the fixed part, for a record kept in two parts
@@ -51,27 +54,40 @@ class MemoryStore(RoomStore):
         gone = [
             code
             for code, t in self.touched.items()
-            if now - t > self.keep.get(code, self.ttl) and not any(self.counts.get(code, {}).values())
+            if now - t > (self.unjoined_ttl if code in self.unjoined else self.keep.get(code, self.ttl))
+            and not any(self.counts.get(code, {}).values())
         ]
         for code in gone:
-            self.records.pop(code, None)
-            self.fixed.pop(code, None)
-            self.logs.pop(code, None)
-            self.recents.pop(code, None)
-            self.counts.pop(code, None)
-            self.touched.pop(code, None)
-            self.keep.pop(code, None)
-            self.public.pop(code, None)
-            self.chat.forget(code)
-            watch = self.watch_of.pop(code, None)
-            if watch is not None:
-                self.watch.pop(watch, None)
+            self._forget(code)
         # A room nobody has changed for a while keeps its record as bytes, not as the objects of its last
         # Room (ten times the memory, and every one of them walked by each full GC pass).
         for code, (v, record) in self.records.items():
             if not isinstance(record, bytes) and now - self.touched.get(code, now) > self.sweep_every:
                 self.records[code] = (v, record.data)
         return gone
+
+    def _forget(self, code: str) -> None:
+        self.records.pop(code, None)
+        self.fixed.pop(code, None)
+        self.logs.pop(code, None)
+        self.recents.pop(code, None)
+        self.counts.pop(code, None)
+        self.touched.pop(code, None)
+        self.keep.pop(code, None)
+        self.public.pop(code, None)
+        self.unjoined.discard(code)
+        self.chat.forget(code)
+        watch = self.watch_of.pop(code, None)
+        if watch is not None:
+            self.watch.pop(watch, None)
+
+    async def drop(self, code: str) -> None:
+        self._forget(code)
+
+    async def trim_log(self, code: str, first: int) -> None:
+        log = self.logs.get(code)
+        if log is not None:
+            del log[:first]
 
     async def create(
         self,
@@ -91,6 +107,7 @@ class MemoryStore(RoomStore):
         self.watch[watch] = code
         self.watch_of[code] = watch
         self.touched[code] = time.time()
+        self.unjoined.add(code)
         if public:
             self.public[code] = listing if listing is not None else pack({"code": code})
         return True
@@ -144,6 +161,7 @@ class MemoryStore(RoomStore):
             last.append(recent)
             del last[:-RECENT]
         self.touched[code] = time.time()
+        self.unjoined.discard(code)
         self._publish(code, message)
         return True
 
@@ -161,6 +179,8 @@ class MemoryStore(RoomStore):
         else:
             counts.pop(key, None)
         self.touched[code] = time.time()
+        if delta > 0:
+            self.unjoined.discard(code)
         snapshot = dict(counts)
         self._publish(code, pack(presence_message(snapshot)))
         return snapshot

@@ -36,10 +36,13 @@ PIPES = 8
 
 class RedisStore(RoomStore):
     def __init__(
-        self, url: str, ttl: float = 7200.0, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0
+        self, url: str, ttl: float = 7200.0, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0,
+        unjoined_ttl: float | None = None,
     ) -> None:
         self.url = url
         self.ttl = int(ttl)
+        # A new room lives this long until someone joins it: the first presence or commit extends it to `ttl`.
+        self.unjoined_ttl = self.ttl if unjoined_ttl is None else max(1, min(self.ttl, round(unjoined_ttl)))
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
         self.node_ttl = max(1, round(node_ttl))
@@ -185,7 +188,7 @@ class RedisStore(RoomStore):
         wkey = self._watch(watch)
         if not await self.redis.set(wkey, code, ex=round(self.ttl * WATCH_SLACK), nx=True):
             return False
-        if not await self._create(keys=[self._room(code)], args=[record, self.ttl, fixed, wkey]):
+        if not await self._create(keys=[self._room(code)], args=[record, self.unjoined_ttl, fixed, wkey]):
             await self.redis.delete(wkey)
             return False
         if public and listing:
@@ -273,6 +276,17 @@ class RedisStore(RoomStore):
 
     async def log(self, code: str) -> list[bytes]:
         return cast("list[bytes]", await self.redis.lrange(self._log(code), 0, -1))
+
+    async def trim_log(self, code: str, first: int) -> None:
+        if first > 0:
+            await self.redis.ltrim(self._log(code), first, -1)
+
+    async def drop(self, code: str) -> None:
+        watch = cast("bytes | None", await self.redis.hget(self._room(code), "w"))
+        for part in ("room", "log", "recent", "presence", "chat"):  # (one key at a time: a cluster slot each call)
+            await self.redis.delete(room_key(code, part))
+        if watch is not None:
+            await self.redis.delete(watch.decode())
 
     async def recent(self, code: str) -> list[bytes]:
         return cast("list[bytes]", await self.redis.lrange(self._recent(code), 0, -1))

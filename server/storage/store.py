@@ -93,6 +93,14 @@ class RoomStore(ABC):
     async def log(self, code: str) -> list[bytes]: ...
 
     @abstractmethod
+    async def trim_log(self, code: str, first: int) -> None:
+        """Forgets the room's game log entries before index `first` (those of games already archived)."""
+
+    @abstractmethod
+    async def drop(self, code: str) -> None:
+        """Deletes the room now (an idle lobby given up near the node's room cap; server/room_budget.py)."""
+
+    @abstractmethod
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:
         """Adds delta to the open connections of a seat (or SPECTATORS), publishes and returns all counts."""
 

@@ -15,8 +15,8 @@ from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import unpack
 from rajas.protocol.client import Client, ServerError
 from rajas.protocol.messages import RoomSettings
-from rajas.server.rooms import changes
 from rajas.server.fairness import verify
+from rajas.server.rooms import changes
 from rajas.server.rooms.encoding import StateEncoder, merge_maps
 from rajas.server.rooms.room import Room
 from rajas.server.rooms.undo import available, take_back

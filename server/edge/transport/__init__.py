@@ -36,7 +36,9 @@ from rajas.server.edge.transport.base import Send, Socket
 from rajas.server.edge.transport.standard import receive_loop
 
 if TYPE_CHECKING:  # (connection.py and inbox.py import this package's base: no import at run time)
-    from rajas.server.edge.connection import Conn, Limits
+    from rajas.server.budget import Ledger
+    from rajas.server.config import ServeSettings
+    from rajas.server.edge.connection import Conn
     from rajas.server.edge.inbox import Handler
     from starlette.types import Receive
 
@@ -71,15 +73,18 @@ def choose(mode: str | None = None) -> str:
     return FAST
 
 
-def uvicorn_options(mode: str, limits: Limits, refused: Callable[[str], None] | None) -> dict[str, Any]:
-    """uvicorn.Config's protocol settings for a transport (from `choose`)."""
+def uvicorn_options(
+    mode: str, settings: ServeSettings, refused: Callable[..., None] | None, ledger: Ledger | None = None
+) -> dict[str, Any]:
+    """uvicorn.Config's protocol settings for a transport (from `choose`); `ledger` holds the HTTP connections
+    per address (the fast transport's)."""
     global _fast
     if mode == FAST:
         from rajas.server.edge.transport import fast, http
 
         _fast = fast
-        return {"http": http.guarded_http(limits, refused), "ws": fast.DirectProtocol}
-    return {"http": "h11", "ws": "websockets-sansio", "h11_max_incomplete_event_size": limits.max_head}
+        return {"http": http.guarded_http(settings, refused, ledger), "ws": fast.DirectProtocol}
+    return {"http": "h11", "ws": "websockets-sansio", "h11_max_incomplete_event_size": settings.max_head}
 
 
 class Link:
