@@ -21,15 +21,16 @@ from setuptools import setup
 
 # Folder -> the modules of it that are compiled. Left interpreted: the engine's sheet.py (pydantic models,
 # loaded once) and errors.py (exception classes with class attributes); the protocol's pydantic messages and
-# client; the server's app (Starlette routes), start-up, command line, logs and `rajas bots` (the benchmarks
-# live in bench/, outside the server), and
+# client; the server's app (Starlette routes), start-up, command line, logs, metrics (prometheus-client's classes),
+# budgets (their refusals subclass the protocol's exception) and `rajas bots` (the benchmarks live in bench/,
+# outside the server), and
 # frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
 COMPILED = {
     "games": ("rng",),
     "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",
                                    "state", "tracks", "turns", "undo"),
     "server": ("edge/connection", "edge/inbox", "edge/session", "edge/transport/base", "edge/transport/fast",
-               "metrics", "rooms/changes", "rooms/encoding", "rooms/hub", "rooms/json_text", "rooms/local_room",
+               "rooms/changes", "rooms/encoding", "rooms/hub", "rooms/json_text", "rooms/local_room",
                "rooms/milestones", "rooms/modes", "rooms/packed", "rooms/room", "rooms/room_tasks", "rooms/rooms",
                "rooms/seat_moves", "rooms/snapshots", "rooms/state_text", "rooms/turn_undo", "rooms/undo",
                "rooms/update_text", "rooms/views", "rooms/watchdog", "storage/memory_store",

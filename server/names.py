@@ -26,10 +26,12 @@ def display_name(name: str) -> str:
     text = unicodedata.normalize("NFKC", name)
     out: list[str] = []
     for c in text:
-        cat = unicodedata.category(c)
-        if cat in ("Cc", "Cf", "Co", "Cs", "Cn") or c in _BLANK:
+        if c.isspace():
+            out.append(" ")  # (tabs and line breaks too: a name is one line)
+            continue
+        if unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs", "Cn") or c in _BLANK:
             continue  # (control, format: bidi and zero-width; private use, surrogates, unassigned)
-        out.append(" " if cat in ("Zs", "Zl", "Zp") else c)
+        out.append(c)
     return " ".join("".join(out).split())
 
 

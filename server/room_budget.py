@@ -28,7 +28,6 @@ from rajas.server.turns.service import ASK
 
 log = logging.getLogger("rajas.server")
 NEAR = 0.9  # share of RAJAS_MAX_ROOMS past which a new room makes an idle lobby of the heaviest network go
-SWEEP_SLACK = 60.0  # (the in-memory store drops expired rooms once a minute: a room may outlive its TTL by that)
 EVICT_TRIES = 8  # rooms of the heaviest network looked at per creation, for one idle lobby
 
 
@@ -148,9 +147,9 @@ class RoomBudget:
                 e.seen = now
                 continue
             if not e.joined:
-                alive = now - e.created < self.unjoined_ttl + SWEEP_SLACK
+                alive = now - e.created < self.unjoined_ttl
             else:
-                alive = now - e.seen < (self.turn_room_ttl if e.turns is not None else self.room_ttl) + SWEEP_SLACK
+                alive = now - e.seen < (self.turn_room_ttl if e.turns is not None else self.room_ttl)
             if not alive:
                 gone.append(code)
         for code in gone:

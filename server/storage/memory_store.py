@@ -46,7 +46,8 @@ class MemoryStore(RoomStore):
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.sweep_every)
+            # (often enough that a room nobody joined goes within its unjoined TTL and a sweep's share of it)
+            await asyncio.sleep(max(0.05, min(self.sweep_every, self.unjoined_ttl / 2)))
             self.sweep(time.time())
 
     def sweep(self, now: float) -> list[str]:

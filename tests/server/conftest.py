@@ -101,7 +101,10 @@ class Running:
 
 @contextlib.asynccontextmanager
 async def run_server(
-    store: RoomStore, settings: ServeSettings | None = None, ping: float | None = None, history: HistorySettings | None = None
+    store: RoomStore,
+    settings: ServeSettings | None = None,
+    ping: float | None = None,
+    history: HistorySettings | None = None,
 ) -> AsyncIterator[Running]:
     """The real app on uvicorn, in this event loop, on a loopback socket, on the transport RAJAS_TRANSPORT
     names (`ping`: the keepalive interval and timeout, seconds, instead of uvicorn's 20)."""
