@@ -27,6 +27,7 @@ from rajas.server.rooms.changes import ExpireClock
 from rajas.server.rooms.local_room import LocalRoom
 from rajas.server.rooms.room import LOBBY, OVER, PLAYING, Room
 from rajas.server.rooms.rooms import Rooms
+from rajas.server.rooms.seat_moves import LeaveGame
 from rajas.server.rooms.turn_rules import Remind, Unit, check_email, limit_seconds, next_due, remind_at, turn_based
 from rajas.server.storage.turn_store import TurnIndex, index_for
 from rajas.server.turns.consent import CONFIRMED, REFUSED, Consent, Links, address_id, consent_for
@@ -82,6 +83,7 @@ class TurnService:
         self.consent: Consent | None = consent_for(rooms.store)
         self.links = Links(self.consent) if self.consent is not None else None
         self._task: asyncio.Task[None] | None = None
+        self._idle_rooms: dict[str, str] = {}  # rooms being stopped for idleness (their seats are being left)
         self.configure(config or TurnConfig.from_env())
 
     def configure(self, config: TurnConfig) -> None:
@@ -115,6 +117,10 @@ class TurnService:
         if room.status == OVER:
             await self._stop(room.code)  # a finished game's room goes like any quiet room
             return
+        if not persons(room):
+            # (the last person left, or was taken to have left for being idle: never played for nobody)
+            await self._stop(room.code, self._idle_rooms.pop(room.code, "nobody"))
+            return
         await index.schedule(room.code, next_due(room))
         if room.began is not None and room.began[1] == room.v:  # this commit began a turn
             await index.keep(room.code, self.config.room_ttl)
@@ -134,6 +140,15 @@ class TurnService:
         if why is not None:
             self.rooms.metrics.rooms_ended.inc(why)
             log.info("turn-based game stopped", extra={"event": "turns_stopped", "room": code, "why": why})
+
+    async def _idle(self, code: str, room: Room) -> None:
+        """No person acted for the game's idle limit: each person's seat is taken to have been left (the bot would
+        play it; with no person seated nothing plays), and the game stops. Coming back with the seat token takes a
+        seat back, as after any `leave`, and the game goes on."""
+        self._idle_rooms[code] = "idle"
+        for seat in room.seats:
+            if seat.get("kind") is None and not seat["bot"]:
+                await self.rooms.change(code, LeaveGame(seat["id"]))
 
     async def acted(self, code: str) -> None:
         """A person acted in the room's game (a decision, an undo, the start)."""
@@ -304,14 +319,14 @@ class TurnService:
         if not turn_based(room.settings) or room.status != PLAYING:
             await self.index.schedule(code, None)
             return
-        if not any(s.get("kind") is None and not s["bot"] for s in room.seats):
+        if not persons(room):
             await self._stop(code, "nobody")  # (no person holds a seat: the game is never played for nobody)
             return
         acted = await self.index.last_acted(code)
         if acted is None:
             await self.index.acted(code, now)  # (a game from before this was kept: its limit starts now)
         elif room.deadline is not None and now >= room.deadline and now - acted > self.idle_limit(room):
-            await self._stop(code, "idle")
+            await self._idle(code, room)
             return
         key = room.clock_key
         remind = remind_at(room)
@@ -334,6 +349,12 @@ class TurnService:
             await self.index.schedule(code, next_due(room))
         finally:
             await rooms.release(lr)
+
+
+def persons(room: Room) -> bool:
+    """Whether a person holds a seat: one that is not a bot's, and whose player has not left (nor is played by
+    the bot for being away): Room.bot_to_move plays for nobody else either."""
+    return any(s.get("kind") is None and not s["bot"] for s in room.seats)
 
 
 def _html(body: str, status: int = 200) -> HTMLResponse:
