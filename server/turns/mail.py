@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.policy
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -23,7 +24,9 @@ from rajas.server.metrics import Counter
 
 log = logging.getLogger("rajas.server")
 QUEUE = 100  # e-mails waiting at most (RAJAS_MAIL_QUEUE); more are dropped (counted)
-SHARE = 10  # one room's e-mails waiting at most: the rest of the queue is the other rooms' (RAJAS_MAIL_QUEUE / 10)
+# Headers as they are, up to RFC 5322's 998 characters: a folded List-Unsubscribe would be sent as an encoded word,
+# which mail programs do not read as a link.
+HEADERS = email.policy.SMTP.clone(max_line_length=998)
 TIMEOUT = 15.0  # seconds one send may take, connection included
 LOG_EVERY = 30.0
 
@@ -113,7 +116,7 @@ class Mailer:
             if self.refused is not None:
                 self.refused("mail_queue")
             return False
-        msg = EmailMessage()
+        msg = EmailMessage(policy=HEADERS)
         msg["From"] = self.sender
         msg["To"] = to
         msg["Subject"] = subject
@@ -151,9 +154,12 @@ class Mailer:
                 await self._ready.wait()
                 continue
             try:
+                # (flattened here: aiosmtplib's own flattening folds headers at 78 characters)
                 await asyncio.wait_for(
                     aiosmtplib.send(
-                        msg,
+                        msg.as_bytes(policy=HEADERS),
+                        sender=parseaddr(str(msg["From"]))[1],
+                        recipients=[str(msg["To"])],
                         hostname=smtp.host,
                         port=smtp.port,
                         username=smtp.username,
