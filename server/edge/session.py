@@ -195,14 +195,15 @@ class Session:
 
     def _charge_chat(self) -> None:
         """A chat line is charged to its seat (one seat's sockets share it, however many), or to a spectator's
-        connection, address and the room's spectators together: each line goes to everyone in the room."""
+        connection and the room's spectators together (a spectator reconnecting in a loop gets a new connection's
+        share, never more of the room's): each line goes to everyone in the room."""
         conn, budgets = self.conn, self.budgets
         if budgets is None or conn.code is None:
             return
         if conn.role == "player" and conn.seat_id is not None:
             budgets.ledger.charge("chat", {SEAT: f"{conn.code}/{conn.seat_id}"})
         else:
-            budgets.ledger.charge("chat", {CONNECTION: str(conn.cid), ROOM: conn.code, **self.who.keys()})
+            budgets.ledger.charge("chat", {CONNECTION: str(conn.cid), ROOM: conn.code})
 
     def created(self, room: Room) -> dict[str, Any]:
         return {
