@@ -150,7 +150,7 @@ async def probe_while(probe: Probe, attack: Any, least: int = 20) -> None:
     """Decides in the probe's room while `attack` (a future) runs, and at least `least` times in all."""
     while not attack.done() or len(probe.times_ms) < least:
         await probe.decide()
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
 
 
 def assert_responsive(probe: Probe, what: str) -> float:
