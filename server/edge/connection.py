@@ -11,16 +11,14 @@ import itertools
 import json
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rajas.protocol import pack, unpack
 from rajas.server.budget import Bucket
+from rajas.server.config import ServeSettings
 from rajas.server.edge.transport.base import Socket, start, ws_frame
 from rajas.server.rooms.json_text import dumps
 from rajas.server.rooms.packed import Packed
-
-if TYPE_CHECKING:
-    from rajas.server.config import ServeSettings
 
 _ids = itertools.count(1)
 
