@@ -454,7 +454,7 @@ def test_every_budget_has_a_sample_in_metrics_and_a_line_in_the_docs(node: Node)
     from pathlib import Path
 
     from rajas.server.budget import Ledger
-    from rajas.server.config import ServeSettings
+    from rajas.server.config import FIELDS, ServeSettings, variable
     from rajas.server.metrics import LIMITS
 
     samples = node.metrics()
@@ -464,3 +464,10 @@ def test_every_budget_has_a_sample_in_metrics_and_a_line_in_the_docs(node: Node)
     doc = (Path(__file__).resolve().parents[2] / "docs" / "security.md").read_text()
     for label in labels:
         assert f"`{label}`" in doc, f"docs/security.md does not list the limit {label}"
+    # and every setting that is a budget, with its default (the rest are the node's own: where, what, how it logs)
+    own = {"host", "port", "redis", "room_ttl", "log_level", "log_format", "node", "heartbeat", "node_ttl", "stall",
+           "transport", "history_per_room", "bot_pace", "turn_room_ttl", "turn_unit", "smtp_url", "smtp_from",
+           "public_url"}  # fmt: skip
+    for name in FIELDS:
+        if name not in own:
+            assert f"`{variable(name)}`" in doc, f"docs/security.md does not list {variable(name)}"
