@@ -4,9 +4,10 @@ gets an e-mail (if they gave an address, its owner confirmed it, and nobody is c
 node sweeps the index: a reminder or a deadline that came due is committed as a change by whichever node gets
 there first, so a timer outlives the node that armed it, and only the node that commits a change sends its e-mail.
 
-A game is played for people: a turn-based game in which no person holds a seat any more stops at once, and one
-in which no person acted for RAJAS_TURN_IDLE_TURNS turn limits per person stops at its next deadline (its room
-then goes like any quiet room). E-mail addresses and their owners' consent: server/turns/consent.py."""
+A game is played for people: a turn-based game in which no person holds a seat any more stops at once, and in
+one in which no person acted for RAJAS_TURN_IDLE_TURNS turn limits per person, each person's seat is taken to
+have been left at its next deadline (so it stops too; the seat token brings its player back). A stopped game's
+room goes like any quiet room. E-mail addresses and their owners' consent: server/turns/consent.py."""
 
 from __future__ import annotations
 
