@@ -17,6 +17,7 @@ import httpx
 import pytest
 from rajas.protocol.client import ServerError
 
+from tests.engine.sheets_made import largest
 from tests.server.conftest import Clients, seated_room
 
 from .attackers import CLOSE, PING, PONG, frame, greeted, message
@@ -222,24 +223,57 @@ async def test_6_bots_never_play_a_game_no_person_holds_a_seat_in() -> None:
             await clients.close()
 
 
-async def test_3_a_turn_based_game_counts_for_its_creator_and_stops_without_people() -> None:
-    env = {"RAJAS_TURN_ROOMS_PER_ADDRESS": "2", "RAJAS_TURN_UNIT": "0.2", "RAJAS_HEARTBEAT": "0.2"}
+def _left_turn_tables(url: str, n: int) -> None:
+    """`n` times, one a second (the attack made ten a minute): a turn-based game of 336 h a turn with a bot on the
+    largest valid sheet, started and left (in a process of its own, so that the probe's times are the node's)."""
+
+    async def run() -> None:
+        clients = Clients()
+        try:
+            for _ in range(n):
+                host, _ = await _bot_table(clients, url, 1, mode="turns", turn_limit=336, sheet=largest())
+                await host.leave()  # no person holds a seat: the game stops, and its charge goes
+                await host.close()
+                await asyncio.sleep(1.0)
+        finally:
+            await clients.close()
+
+    asyncio.run(run())
+
+
+async def test_3_turn_based_bot_rooms_left_alone_stop_at_once_and_count_for_their_creator() -> None:
+    """The attack: join as host, add a bot, start a turn-based game of 336 h a turn on the largest valid sheet,
+    leave; again and again. Each game stops at once (no person holds a seat), and an address holds its share of
+    rooms and of games of weeks, so the node's memory stays bounded."""
+    env = {"RAJAS_TURN_ROOMS_PER_ADDRESS": "2", "RAJAS_ROOMS_PER_ADDRESS": "30", "RAJAS_ROOMS_PER_MINUTE": "1000"}
+    turns = {"mode": "turns", "turn_limit": 336, "sheet": largest()}
     with rajas_node(env=env) as node:
         clients = Clients()
         try:
-            turns = {"mode": "turns", "turn_limit": 336}
-            first, _ = await _bot_table(clients, node.url, 1, **turns)
-            await _bot_table(clients, node.url, 1, **turns)
-            with pytest.raises(ServerError) as e:
+            async with Probe(node.url) as probe:
+                await warm(probe)
+                before = rss_mb(node)
+
+                with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                    attack = asyncio.get_running_loop().run_in_executor(pool, _left_turn_tables, node.url, 12)
+                    await probe_while(probe, attack)
+                    await attack
+                for _ in range(50):
+                    if metric(node, 'rajas_rooms_ended_total{why="nobody"}') == 12:
+                        break
+                    await asyncio.sleep(0.1)
+                played = metric(node, 'rajas_decisions_total{by="bot"}')
+                await asyncio.sleep(1.0)
+                assert metric(node, 'rajas_decisions_total{by="bot"}') == played  # nothing played for nobody
+                assert metric(node, 'rajas_rooms_ended_total{why="nobody"}') == 12
+                assert rss_mb(node) < before + 60
+                # Games of weeks that people do play: two at once from one address, the third refused.
                 await _bot_table(clients, node.url, 1, **turns)
-            assert e.value.code == "too_many_rooms"  # a third game of weeks from one address
-            await first.leave()  # no person holds a seat: the game stops, and its charge goes
-            for _ in range(50):
-                if metric(node, 'rajas_rooms_ended_total{why="nobody"}') == 1:
-                    break
-                await asyncio.sleep(0.1)
-            assert metric(node, 'rajas_rooms_ended_total{why="nobody"}') == 1
-            await _bot_table(clients, node.url, 1, **turns)
+                await _bot_table(clients, node.url, 1, **turns)
+                with pytest.raises(ServerError) as e:
+                    await _bot_table(clients, node.url, 1, **turns)
+                assert e.value.code == "too_many_rooms"
+            assert_responsive(probe, "row 3, turn-based bot rooms left alone")
         finally:
             await clients.close()
 
