@@ -161,10 +161,15 @@ async def test_2_near_the_cap_the_idle_lobbies_of_the_heaviest_network_go_first(
 
 async def test_10_one_address_holds_its_share_of_the_public_list() -> None:
     with rajas_node(env={"RAJAS_LISTED_PER_ADDRESS": "3", "RAJAS_ROOMS_PER_MINUTE": "100"}) as node:
-        async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
+        async with httpx.AsyncClient(base_url=node.url, timeout=30) as http, Probe(node.url) as probe:
+            await warm(probe)
             public = {"seats": 2, "public": True}
-            got = [await _post(http, "198.51.100.1", public) for _ in range(5)]
-            assert [r.status_code for r in got] == [201, 201, 201, 429, 429]
+            got = []
+            for _ in range(40):  # (the attack made nineteen public rooms a minute)
+                got.append(await _post(http, "198.51.100.1", public))
+                await probe.decide()
+            assert [r.status_code for r in got] == [201, 201, 201] + [429] * 37
+            assert_responsive(probe, "row 10, public rooms from one address")
             assert got[3].json()["code"] == "too_many_listed"
             assert (await _post(http, "198.51.100.1", {"seats": 2})).status_code == 201  # a private room is fine
             assert (await _post(http, "203.0.113.1", public)).status_code == 201  # another network lists its own
@@ -375,47 +380,60 @@ async def test_9_look_alike_names_are_the_same_name_and_no_name_hides_or_turns_t
 # ---- 12: half-open HTTP connections ----------------------------------------------------------------------------
 
 
+def _half_open(port: int, seconds: float) -> int:
+    """From 127.0.0.2 (another client address than the probe's): keeps 300 half-sent upgrade requests open for
+    `seconds`, each renewed as soon as the node answers it (a refusal is tried again a second later); returns how
+    many the node refused at once (429). In a process of its own, so that the probe's times are the node's."""
+
+    async def run() -> int:
+        half = b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        refused = 0
+        until = time.monotonic() + seconds
+
+        async def hold() -> None:
+            nonlocal refused
+            while time.monotonic() < until:
+                try:
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+                except OSError:
+                    await asyncio.sleep(1)
+                    continue
+                writer.write(half)
+                try:
+                    answer = await asyncio.wait_for(reader.read(200), max(0.01, until - time.monotonic()))
+                except (TimeoutError, OSError):
+                    answer = b""
+                writer.close()
+                if answer.startswith(b"HTTP/1.1 429"):
+                    refused += 1
+                    await asyncio.sleep(1)
+
+        await asyncio.gather(*(hold() for _ in range(300)))
+        return refused
+
+    return asyncio.run(run())
+
+
 @fast_only
 async def test_12_half_open_requests_from_one_address_cannot_take_the_nodes_descriptors() -> None:
     env = {"RAJAS_HTTP_CONNS_PER_ADDRESS": "32", "RAJAS_HANDSHAKE_TIMEOUT": "2"}
-    with rajas_node(env=env, fds=256) as node:
-        half = b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-        held: list[asyncio.StreamWriter] = []
-        refused = 0
-
-        async def renew(until: float) -> None:
-            nonlocal refused
-            while time.monotonic() < until:
-                while len(held) < 300:
-                    try:
-                        reader, writer = await asyncio.open_connection(
-                            "127.0.0.1", node.port, local_addr=("127.0.0.2", 0)
-                        )
-                    except OSError:
-                        break
-                    writer.write(half)
-                    held.append(writer)
-                    answer = asyncio.ensure_future(reader.read(200))
-                    await asyncio.sleep(0)
-                    if answer.done() and answer.result().startswith(b"HTTP/1.1 429"):
-                        refused += 1
-                for w in [w for w in held if w.is_closing() or w.transport.is_closing()]:
-                    held.remove(w)
-                await asyncio.sleep(0.2)
-
-        attack = asyncio.ensure_future(renew(time.monotonic() + 6))
-        await asyncio.sleep(1)
-        ok = 0
-        async with httpx.AsyncClient(base_url=node.url, timeout=5) as http:
-            for _ in range(40):  # real requests (from the trusted proxy's address, which is its own to limit)
-                with contextlib.suppress(httpx.HTTPError):
-                    ok += (await http.get("/health", headers={"connection": "close"})).status_code == 200
-                await asyncio.sleep(0.05)
-        await attack
-        for w in held:
-            w.close()
-        assert ok == 40
-        assert metric(node, 'rajas_limit_refusals_total{limit="http_connections_per_address"}') > 0
+    with rajas_node(env=env, fds=256) as node:  # (300 half-open requests would take every descriptor)
+        async with Probe(node.url) as probe:
+            await warm(probe)
+            with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                attack = asyncio.get_running_loop().run_in_executor(pool, _half_open, node.port, 6.0)
+                await asyncio.sleep(1.5)
+                ok = 0
+                async with httpx.AsyncClient(base_url=node.url, timeout=5) as http:
+                    for _ in range(40):  # real requests (from the trusted proxy's address: its own to limit)
+                        with contextlib.suppress(httpx.HTTPError):
+                            ok += (await http.get("/health", headers={"connection": "close"})).status_code == 200
+                        await probe.decide()
+                await probe_while(probe, attack)
+                refused = await attack
+        assert ok == 40 and refused > 0
+        assert metric(node, 'rajas_limit_refusals_total{limit="http_connections_per_address"}') >= refused
+        assert_responsive(probe, "row 12, half-open requests from one address")
 
 
 # ---- 13: a frame dribbled a byte at a time -------------------------------------------------------------------
