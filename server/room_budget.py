@@ -53,7 +53,11 @@ class RoomBudget:
         self.turn_room_ttl = turn_room_ttl
         self.entries: dict[str, Entry] = {}
         metrics.gauge("rajas_rooms_held", "rooms this node created that are still alive (RAJAS_MAX_ROOMS)",
-                      lambda: [("", len(self.entries))])  # fmt: skip
+                      self._held)  # fmt: skip
+
+    def _held(self) -> list[tuple[str, float]]:
+        self.prune()
+        return [("", len(self.entries))]
 
     # ---- a new room ----------------------------------------------------------------------------------------
 

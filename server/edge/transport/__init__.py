@@ -13,11 +13,13 @@ What each private override buys (docs/benchmarks.md has the measured table), and
 
 - frames cut and read by `DirectProtocol.data_received` (fast.py): no websockets generator parser and Frame
   per message, and messages reach the inbox without uvicorn's queue, a task switch and a pause/resume of
-  reading per message. Needed by: control frames (pings, pongs) counted against RAJAS_RATE.
+  reading per message. Needed by: control frames (pings, pongs) counted against RAJAS_RATE, nothing of a closed
+  connection read but its close frame (RAJAS_CLOSE_TIMEOUT), a frame dribbled a byte at a time read once.
 - whole frames written by `Socket.write` (base.py; fast.py keeps its fields): a broadcast frames a message
   once and writes the same bytes to every socket, with no `send` coroutine per socket.
 - the keepalive ping written by `send_keepalive_ping` (fast.py): no websockets general framing per ping.
-- `GuardedHttp` (http.py): needed by RAJAS_HANDSHAKE_TIMEOUT (408) and RAJAS_MAX_HEAD answered 431
+- `GuardedHttp` (http.py): needed by RAJAS_HANDSHAKE_TIMEOUT (408), RAJAS_MAX_HEAD answered 431 and
+  RAJAS_HTTP_CONNS_PER_ADDRESS
   (the standard transport bounds the head by uvicorn's h11 setting, answered 400, and has no deadline).
 - `_resume` (base.py, Python 3.11 only): a send or a message handled in the caller without a task switch;
   on 3.12+ asyncio's eager tasks do the same through a public API.
