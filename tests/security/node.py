@@ -146,7 +146,7 @@ async def warm(probe: Probe) -> None:
     probe.times_ms.clear()
 
 
-async def probe_while(probe: Probe, attack: Any, least: int = 20) -> None:
+async def probe_while(probe: Probe, attack: Any, least: int = 40) -> None:
     """Decides in the probe's room while `attack` (a future) runs, and at least `least` times in all."""
     while not attack.done() or len(probe.times_ms) < least:
         await probe.decide()

@@ -11,7 +11,7 @@ and reads the frames clients send most (small, whole, masked text or binary fram
 Two budgets of a connection hold here, in every state of it: a frame that arrives a byte at a time costs time
 linear in its size (the start of a frame is kept until the whole of it is there, not re-read with each byte), and
 a connection the node closed costs nothing more (nothing it sends is parsed or answered but its close frame, and
-only its first AFTER_CLOSE bytes are looked at; RAJAS_CLOSE_TIMEOUT later the socket is closed).
+only its first few frames are looked at; RAJAS_CLOSE_TIMEOUT later the socket is closed).
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ OPEN = State.OPEN
 TEXT_FINAL, BINARY_FINAL = 0x81, 0x82  # first byte of an unfragmented data frame with no extension bits
 PING_FINAL, PONG_FINAL, CLOSE_FINAL = 0x89, 0x8A, 0x88
 PING_HEAD = bytes((0x89, 4))  # a ping frame from the server: final, unmasked, a 4-byte payload
-AFTER_CLOSE = 65536  # bytes of a closed connection looked at for the client's close frame; then reading stops
+# What of a closed connection is looked at for the client's close frame (a well-behaved client sends it at once,
+# behind at most a few frames already on their way); past either, reading stops.
+AFTER_CLOSE, AFTER_CLOSE_FRAMES = 65536, 16
 
 
 def _needed(rest: bytes | bytearray) -> int:
@@ -195,8 +197,9 @@ class DirectProtocol(WebSocketsSansIOProtocol):
 
     def _closed_read(self, data: bytes) -> None:
         """Bytes from a connection the node closed: looked at only for the client's close frame (which ends the
-        closing handshake), the first AFTER_CLOSE of them; nothing else is parsed or answered. Past those, the
-        socket is not read any more, and RAJAS_CLOSE_TIMEOUT after the close it is closed."""
+        closing handshake), the first AFTER_CLOSE of them or AFTER_CLOSE_FRAMES frames; nothing else is parsed or
+        answered. Past those, the socket is not read any more, and RAJAS_CLOSE_TIMEOUT after the close it is
+        closed."""
         transport = self.transport
         if self._after_close < 0:
             self._after_close = 0
@@ -219,6 +222,9 @@ class DirectProtocol(WebSocketsSansIOProtocol):
                 return
             self._dropped += 1
             i += need
+            if self._dropped >= AFTER_CLOSE_FRAMES:
+                self._after_close = AFTER_CLOSE + 1
+                break
         if self._after_close > AFTER_CLOSE:
             transport.pause_reading()  # (nothing more is read: the client's data waits in its own buffers)
         elif i < end:
