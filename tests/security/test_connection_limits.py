@@ -39,7 +39,8 @@ async def test_a_forged_forwarded_address_does_not_escape_the_limit() -> None:
 
 
 async def test_rooms_in_total_per_node() -> None:
-    with rajas_node(env={"RAJAS_MAX_ROOMS": "30", "RAJAS_ROOMS_PER_MINUTE": "1000"}) as node:
+    env = {"RAJAS_MAX_ROOMS": "30", "RAJAS_ROOMS_PER_MINUTE": "1000", "RAJAS_ROOMS_PER_ADDRESS": "1000"}
+    with rajas_node(env=env) as node:
         async with Probe(node.url) as probe:  # (its room is the first)
             statuses = []
             for i in range(40):

@@ -19,7 +19,7 @@ import pytest
 import uvicorn
 from rajas.protocol.client import Client
 from rajas.server.app import create_app
-from rajas.server.edge.connection import Limits
+from rajas.server.config import ServeSettings
 from rajas.server.rooms.hub import Hub
 from rajas.server.serve import uvicorn_config
 from rajas.server.storage.archive import HistorySettings
@@ -104,11 +104,14 @@ class Running:
 
 @contextlib.asynccontextmanager
 async def run_server(
-    store: RoomStore, limits: Limits | None = None, ping: float | None = None, history: HistorySettings | None = None
+    store: RoomStore,
+    settings: ServeSettings | None = None,
+    ping: float | None = None,
+    history: HistorySettings | None = None,
 ) -> AsyncIterator[Running]:
     """The real app on uvicorn, in this event loop, on a loopback socket, on the transport RAJAS_TRANSPORT
     names (`ping`: the keepalive interval and timeout, seconds, instead of uvicorn's 20)."""
-    app = create_app(store, limits, history_settings=history)
+    app = create_app(store, settings, history_settings=history)
     # IPPROTO_TCP named explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the listening
     # socket says so, and without it Nagle's algorithm adds ~40 ms to every request/reply.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)

@@ -13,14 +13,14 @@ from typing import Any
 import httpx
 import pytest
 from rajas.protocol.client import Client, ServerError
-from rajas.server.edge.connection import Limits
+from rajas.server.config import ServeSettings
 from rajas.server.storage.chat_store import CHAT_KEEP, MemoryChat
 from rajas.server.storage.memory_store import MemoryStore
 from rajas.server.storage.redis_store import RedisStore
 
 from .conftest import Clients, Running, make_store, mover, play_random, run_server, seated_room, sync
 
-MANY = Limits(chat_per_minute=1_000_000)  # (a node where the chat's rate does not get in the way)
+MANY = ServeSettings(chat_per_minute=1_000_000)  # (a node where the chat's rate does not get in the way)
 
 
 async def _refused(code: str, call: Awaitable[Any]) -> None:
