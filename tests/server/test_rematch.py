@@ -276,7 +276,7 @@ async def test_a_room_plays_at_most_its_games_and_its_log_keeps_two_of_them(clie
             await play_random([a, b], seed=game)
             entries = [unpack(e) for e in await store.log(created["code"])]
             marks.append([e[1] for e in entries if isinstance(e, list) and len(e) == 2 and e[0] == GAME_MARK])
-            assert (await asyncio.to_thread(fetch_log, server.url, created["code"]))["game"] == game
+            assert (await asyncio.to_thread(fetch_log, server.url, created["code"]))["game_number"] == game
             if game < 3:
                 await a.rematch()
                 await a.start()
