@@ -11,6 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from rajas.games.dice_charmers.engine import Decision, apply, new_game
 from rajas.server.fairness import log_sheet
 from rajas.server.rooms.encoding import player_view
@@ -77,6 +78,7 @@ SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
 })"""
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str, browser: Any) -> None:
     with ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's event loop)
         watch, gid = pool.submit(asyncio.run, _finished_game(server)).result()

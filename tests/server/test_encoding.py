@@ -6,9 +6,9 @@ import pytest
 from rajas.games.dice_charmers.engine import apply, load_sheet, new_game
 from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import pack, unpack
-from rajas.server.rooms import changes
 from rajas.server.edge.connection import Frame
 from rajas.server.edge.transport.base import ws_frame
+from rajas.server.rooms import changes
 from rajas.server.rooms.encoding import (
     StateEncoder,
     extend_map,

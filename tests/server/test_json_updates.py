@@ -11,8 +11,8 @@ from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.games.dice_charmers.engine.decisions import Decision
 from rajas.protocol import pack, to_json, unpack
 from rajas.protocol.messages import RoomSettings
-from rajas.server.rooms import changes
 from rajas.server.edge.connection import Frame
+from rajas.server.rooms import changes
 from rajas.server.rooms.encoding import StateEncoder, update
 from rajas.server.rooms.frozen import FrozenDict
 from rajas.server.rooms.json_text import dumps

@@ -15,8 +15,8 @@ from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import unpack
 from rajas.protocol.client import Client, ServerError
 from rajas.protocol.messages import RoomSettings
-from rajas.server.rooms import changes
 from rajas.server.fairness import verify
+from rajas.server.rooms import changes
 from rajas.server.rooms.encoding import StateEncoder, merge_maps
 from rajas.server.rooms.room import Room
 from rajas.server.rooms.undo import available, take_back
@@ -162,6 +162,7 @@ async def test_an_undo_sent_again_is_applied_once(memory_server: Running, client
     assert me.v == v + 1
 
 
+@pytest.mark.own_server  # counts the server's undos
 async def test_a_game_with_undos_verifies(server: Running, clients: Clients) -> None:
     """The game log carries each undo as an entry `rajas verify` replays (docs/fairness.md)."""
     created, seated = await seated_room(clients, server.url, players=2)
