@@ -147,7 +147,8 @@ alone_too python3 -m pytest -p no:cacheprovider -m alone "$@"
 # (changes, encoding, JSON updates, immutability, the room lock and state, seat moves, undo, rematch: the case
 # of an exception pending across a wait in compiled code is in test_rematch.py); the transport and the
 # connection (frames, inbox, keepalive, limits); whole games over the wire (test_play.py; test_garbage.py: a
-# game leaves no cycles of compiled objects); and one whole-game scale test, three compiled nodes behind nginx
+# game leaves no cycles of compiled objects); the lobby and seats (test_lobby.py, whose first test checks that
+# the node says it runs the compiled build); and one whole-game scale test, three compiled nodes behind nginx
 # on Redis. Not again: what is not compiled (the chat, lobby, history, turn-based rooms and e-mails, fairness,
 # static files, the command line), the browser client (web, e2e) and the attack tests.
 phase "rules engine and server compiled with mypyc"
@@ -159,7 +160,7 @@ PATH="$scratch/compiled/bin:$PATH" "$scratch/compiled/bin/python" -m pytest -q -
   tests/server/test_seat_moves.py tests/server/test_undo.py tests/server/test_rematch.py \
   tests/server/test_stores.py tests/server/test_redis_pipe.py \
   tests/server/test_frames.py tests/server/test_inbox.py tests/server/test_keepalive.py tests/server/test_limits.py \
-  tests/server/test_play.py tests/server/test_garbage.py \
+  tests/server/test_play.py tests/server/test_garbage.py tests/server/test_lobby.py \
   tests/scale/test_topology.py::test_games_through_the_balancer_use_every_node
 
 # The standard transport (uvicorn's public ASGI interface only; server/edge/transport) in place of the fast
