@@ -46,8 +46,13 @@ cleanup() {
   rm -rf "$scratch"
 }
 trap cleanup EXIT
-# A scratch environment's pip: quiet, but its failure is the step's failure.
-spip() { local venv=$1; shift; "$venv/bin/pip" install -q --disable-pip-version-check --no-compile "$@" 2>&1 | quiet; }
+# The scratch environments are made without pip (installing pip into each takes longer than what they need
+# from it), and installed into with their interpreter's own pip: `spip PYTHON VENV ARGS` (quiet, but its
+# failure is the step's failure; no bytecode compiled up front: what the tests import is written as it is).
+spip() {
+  local python=$1 venv=$2; shift 2
+  "$python" -m pip --python "$venv/bin/python" install -q --disable-pip-version-check --no-compile "$@" 2>&1 | quiet
+}
 # The scratch environments install the package from a copy of this checkout's source (what deploy/Dockerfile
 # copies), each its own: builds running at once in one tree would share its build/ and egg-info.
 copy_source() { mkdir -p "$1" && cp -a pyproject.toml setup.py README.md games server protocol bench client_web "$1"; }
@@ -81,9 +86,9 @@ build_compiled() {
   local venv="$scratch/compiled" deps
   mapfile -t deps < <(scratch_deps)
   copy_source "$scratch/compiled-src"
-  python3 -m venv "$venv"
-  spip "$venv" "mypy==2.4.1" setuptools wheel "$scratch/compiled-src" "${deps[@]}"
-  (cd "$scratch/compiled-src" && RAJAS_COMPILE=1 spip "$venv" --no-build-isolation --no-deps --force-reinstall .)
+  python3 -m venv --without-pip "$venv"
+  spip python3 "$venv" "mypy==2.4.1" setuptools wheel "$scratch/compiled-src" "${deps[@]}"
+  (cd "$scratch/compiled-src" && RAJAS_COMPILE=1 spip python3 "$venv" --no-build-isolation --no-deps --force-reinstall .)
   "$venv/bin/python" - <<'PY'
 import sys
 import rajas.games.dice_charmers.engine.turns
@@ -98,9 +103,11 @@ PY
 background compiled build_compiled
 
 # The newest Python found (3.12+ starts coroutines with asyncio's eager tasks where 3.11 steps them by hand),
-# in a scratch environment, also made now.
+# in a scratch environment, also made now. (pyenv's shims are left out: they take seconds each to say what the
+# versions folder says.)
 newest="$(
-  for py in python3.14 python3.13 python3.12 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
+  for py in $(command -v python3.14 python3.13 python3.12 | grep -v /shims/) \
+    "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
     "$py" -c 'import sys; print("%d.%02d" % sys.version_info[:2], sys.executable)' 2>/dev/null || true
   done | sort | tail -1 | cut -d" " -f2
 )"
@@ -108,8 +115,8 @@ install_newest() {
   local deps
   mapfile -t deps < <(scratch_deps)
   copy_source "$scratch/newest-src"
-  "$newest" -m venv "$scratch/newest"
-  spip "$scratch/newest" "$scratch/newest-src" "${deps[@]}"
+  "$newest" -m venv --without-pip "$scratch/newest"
+  spip "$newest" "$scratch/newest" "$scratch/newest-src" "${deps[@]}"
 }
 [ -z "$newest" ] || background newest install_newest
 
