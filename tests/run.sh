@@ -8,7 +8,7 @@
 # pytest runs on both cores (pytest-xdist, 2 workers): the slow tests start first (tests/conftest.py), each
 # worker has its own redis-server, servers and browser (see the conftests for which tests share them), and
 # every test has a timeout (pyproject.toml). The tests that time the node against a latency bound (marked
-# `alone`) run afterwards one at a time, with nothing else of the suite beside them.
+# `alone`) run at the very end, one at a time, with nothing else of this command running.
 #
 # The two scratch environments (the compiled build's and the newest Python's) take minutes to install and
 # compile, mostly on one core: they are made in the background from the start, while the phases before them
@@ -144,10 +144,8 @@ alone_too() { "$@" || [ $? -eq 5 ]; }
 # (tests/conftest.py); the order of the collection (slow first) is kept.
 xdist=(-n 2 --dist loadgroup --no-loadscope-reorder)
 
-phase "pytest (2 workers)"
+phase "pytest (2 workers; the tests timed against a latency bound come last)"
 python3 -m pytest "${xdist[@]}" -m "not alone" "$@"
-phase "pytest: the tests timed against a latency bound, one at a time"
-alone_too python3 -m pytest -p no:cacheprovider -m alone "$@"
 
 # The compiled build against the tests that drive its modules: the engine (tests/engine, tests/protocol: the
 # compiled rules and codec, whose types mypyc enforces at run time); the rooms, their encoders and the store
@@ -156,8 +154,8 @@ alone_too python3 -m pytest -p no:cacheprovider -m alone "$@"
 # connection (frames, inbox, keepalive, limits); whole games over the wire (test_play.py; test_garbage.py: a
 # game leaves no cycles of compiled objects); the lobby and seats (test_lobby.py, whose first test checks that
 # the node says it runs the compiled build); and one whole-game scale test, three compiled nodes behind nginx
-# on Redis. Not again: what is not compiled (the chat, lobby, history, turn-based rooms and e-mails, fairness,
-# static files, the command line), the browser client (web, e2e) and the attack tests.
+# on Redis. Not again: what is not compiled (the chat, history, turn-based rooms and e-mails, fairness, static
+# files, the command line), the browser client (web, e2e) and the attack tests.
 phase "rules engine and server compiled with mypyc"
 show compiled
 PATH="$scratch/compiled/bin:$PATH" "$scratch/compiled/bin/python" -m pytest -q -p no:cacheprovider "${xdist[@]}" \
@@ -171,30 +169,39 @@ PATH="$scratch/compiled/bin:$PATH" "$scratch/compiled/bin/python" -m pytest -q -
   tests/scale/test_topology.py::test_games_through_the_balancer_use_every_node
 
 # The standard transport (uvicorn's public ASGI interface only; server/edge/transport) in place of the fast
-# one: what differs is the wire, so the transport's contract, the frames, keepalive, limits and a whole game over
-# it (tests/server), and the attack tests on HTTP, connections and messages (tests/security), the timed ones
-# alone. The rest of the server sits behind the same Socket on either transport.
+# one: what differs is the wire, so the transport's contract, the frames, keepalive, limits, the encoded
+# frames a connection is sent (test_encoding.py, test_json_updates.py) and a whole game over it (tests/server),
+# and the attack tests on HTTP, connections and messages (tests/security), the timed ones at the end. The rest
+# of the server sits behind the same Socket on either transport (the inbox's tests start no server at all).
 standard=(tests/security/test_transport_contract.py tests/security/test_http_limits.py
   tests/security/test_connection_limits.py tests/security/test_messages.py
-  tests/server/test_frames.py tests/server/test_inbox.py tests/server/test_keepalive.py tests/server/test_limits.py
-  tests/server/test_play.py tests/server/test_json_updates.py)
-phase "the transport's tests on the standard transport"
+  tests/server/test_frames.py tests/server/test_keepalive.py tests/server/test_limits.py
+  tests/server/test_encoding.py tests/server/test_json_updates.py tests/server/test_play.py)
+phase "the transport's tests on the standard transport (the timed ones come last)"
 RAJAS_TRANSPORT=standard python3 -m pytest -q -p no:cacheprovider "${xdist[@]}" -m "not alone" "${standard[@]}"
-RAJAS_TRANSPORT=standard alone_too python3 -m pytest -q -p no:cacheprovider -m alone "${standard[@]}"
 
 # The newest Python: 3.12+ runs the connection's sends and the inbox's messages as eager tasks
 # (server/edge/transport/base.py `start`) where 3.11 steps them by hand; the modules that change are the inbox
-# and the connection, so their tests (inbox, frames, keepalive, limits, and whole games with their races and
-# resent messages: test_play.py) run on both transports there, with the transport's contract.
+# and the connection, so their tests (the inbox's, then over a server on both transports: frames, keepalive,
+# limits, and whole games with their races and resent messages, test_play.py) run there, with the transport's
+# contract.
 if [ -n "$newest" ]; then
   phase "the inbox's and connection's tests on $("$newest" --version) (fast and standard transport)"
   show newest
-  eager=(tests/server/test_inbox.py tests/server/test_frames.py tests/server/test_keepalive.py
-    tests/server/test_limits.py tests/server/test_play.py)
+  eager=(tests/server/test_frames.py tests/server/test_keepalive.py tests/server/test_limits.py
+    tests/server/test_play.py)
   "$scratch/newest/bin/python" -m pytest -q -p no:cacheprovider "${xdist[@]}" \
-    "${eager[@]}" tests/security/test_transport_contract.py
+    tests/server/test_inbox.py "${eager[@]}" tests/security/test_transport_contract.py
   RAJAS_TRANSPORT=standard "$scratch/newest/bin/python" -m pytest -q -p no:cacheprovider "${xdist[@]}" "${eager[@]}"
 else
   phase "no Python newer than 3.11 found: the server tests ran on $(python3 --version) only"
 fi
+
+# Last, with nothing else of this command running (the scratch builds are done by now): the tests that time
+# the node against a latency bound (another room's decisions within 100 ms during an attack), one at a time,
+# on the fast transport and then on the standard one (those of the files above).
+phase "pytest: the tests timed against a latency bound, one at a time"
+alone_too python3 -m pytest -p no:cacheprovider -m alone "$@"
+phase "the timed tests on the standard transport, one at a time"
+RAJAS_TRANSPORT=standard alone_too python3 -m pytest -q -p no:cacheprovider -m alone "${standard[@]}"
 phase "done"
