@@ -57,13 +57,14 @@ spip() {
 # copies), each its own: builds running at once in one tree would share its build/ and egg-info.
 copy_source() { mkdir -p "$1" && cp -a pyproject.toml setup.py README.md games server protocol bench client_web "$1"; }
 # ... and what the server, engine and scale tests import (the `test` extra less the linters and the browser),
-# read from pyproject.toml, the one list.
+# read from pyproject.toml, the one list; `scratch_deps all` adds the package's own dependencies.
 scratch_deps() {
-  python3 - <<'PY'
-import re, tomllib
-extra = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"]
+  python3 - "$@" <<'PY'
+import re, sys, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
 skip = {"ruff", "mypy", "playwright", "qrcode", "zxing-cpp"}  # lint, and the browser tests (tests/web, tests/e2e)
-print("\n".join(d for d in extra if re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0] not in skip))
+deps = [d for d in project["optional-dependencies"]["test"] if re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0] not in skip]
+print("\n".join(project["dependencies"] + deps if sys.argv[1:] == ["all"] else deps))
 PY
 }
 # In the background: `name` runs the rest of the line, its output in $scratch/name.log; `show name` waits for
@@ -81,13 +82,15 @@ show() {
 # deploy/Dockerfile): built here the same way, from this checkout's source, in a scratch environment. mypy is
 # pinned: mypyc is part of it, and a new release may compile the same source differently (deploy/Dockerfile
 # pins the same version). The package's dependencies come first: mypy follows the compiled modules' imports
-# into them. The build runs on one core for minutes (mypy, then gcc at -O3 on one large C file): it starts now.
+# into them (the Dockerfile has them from installing the pure package first; here they are installed by name,
+# which saves building the package twice). The build runs on one core for minutes (mypy, then gcc at -O3 on
+# one C file of 40 MB): it starts now.
 build_compiled() {
   local venv="$scratch/compiled" deps
-  mapfile -t deps < <(scratch_deps)
+  mapfile -t deps < <(scratch_deps all)
   copy_source "$scratch/compiled-src"
   python3 -m venv --without-pip "$venv"
-  spip python3 "$venv" "mypy==2.4.1" setuptools wheel "$scratch/compiled-src" "${deps[@]}"
+  spip python3 "$venv" "mypy==2.4.1" setuptools wheel "${deps[@]}"
   (cd "$scratch/compiled-src" && RAJAS_COMPILE=1 spip python3 "$venv" --no-build-isolation --no-deps --force-reinstall .)
   "$venv/bin/python" - <<'PY'
 import sys
