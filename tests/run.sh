@@ -11,8 +11,9 @@
 # `alone`) run at the very end, one at a time, with nothing else of this command running.
 #
 # The two scratch environments (the compiled build's and the newest Python's) take minutes to install and
-# compile, mostly on one core: they are made in the background from the start, while the phases before them
-# run, and their output is shown (and their failure stops the command) where their phase comes.
+# compile, mostly on one core: they are made in the background from the start, at the lowest priority, while
+# the phases before them run, and their output is shown (and their failure stops the command) where their
+# phase comes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begun=$SECONDS
@@ -68,8 +69,15 @@ print("\n".join(project["dependencies"] + deps if sys.argv[1:] == ["all"] else d
 PY
 }
 # In the background: `name` runs the rest of the line, its output in $scratch/name.log; `show name` waits for
-# it, prints its output and stops the command if it failed.
-background() { local name=$1; shift; ("$@") >"$scratch/$name.log" 2>&1 & jobs_started+=($!); eval "job_$name=$!"; }
+# it, prints its output and stops the command if it failed. Background jobs run at the lowest priority (nice
+# 19): they take the CPU the tests leave (the tests wait for browsers, sockets and timers much of the time),
+# and never slow a test down.
+background() {
+  local name=$1; shift
+  (renice -n 19 -p "$BASHPID" >/dev/null; "$@") >"$scratch/$name.log" 2>&1 &
+  jobs_started+=($!)
+  eval "job_$name=$!"
+}
 show() {
   local name=$1 pid status=0
   eval "pid=\$job_$name"
