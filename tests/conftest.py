@@ -37,7 +37,11 @@ FOLDERS = ["e2e", "scale", "bench", "web", "security", "server", "engine", "prot
 
 def _module_group(item: pytest.Item) -> str | None:
     """A module whose tests share a module-scoped fixture (a browser, a topology of processes, a room played
-    through in order) runs whole on one worker: as one xdist group, named after the module."""
+    through in order) runs whole on one worker: as one xdist group, named after the module. The end-to-end
+    tests (whole games clicked through in Chromium, each timed by its page's waits) are one group: one at a
+    time, on one worker, while the other takes the rest."""
+    if item.nodeid.startswith("tests/e2e/"):
+        return "tests/e2e"
     for defs in item._fixtureinfo.name2fixturedefs.values():  # type: ignore[attr-defined]
         if defs and defs[-1].scope == "module":
             return item.nodeid.split("::")[0]
