@@ -151,8 +151,9 @@ for folder in games server protocol bench client_web; do ln -s "../../../$folder
 
 # pytest exits 5 when a selection has no test (e.g. `bash tests/run.sh tests/engine` has none marked alone).
 alone_too() { "$@" || [ $? -eq 5 ]; }
-# loadgroup: a module whose tests share a module-scoped server, topology or browser runs whole on one worker
-# (tests/conftest.py); the order of the collection (slow first) is kept.
+# loadgroup: a module whose tests share a module-scoped server, topology or browser runs whole on one worker,
+# and the end-to-end tests one at a time on one worker (tests/conftest.py); the order of the collection (slow
+# first) is kept.
 xdist=(-n 2 --dist loadgroup --no-loadscope-reorder)
 
 phase "pytest (2 workers; the tests timed against a latency bound come last)"
