@@ -149,17 +149,53 @@ def store_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-async def server(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterator[Running]:
-    url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
-    async with run_server(make_store(store_kind, url)) as running:
+# The servers of `server` and `memory_server` are shared by the tests of a module (on each pytest-xdist worker,
+# in the module's event loop, pyproject.toml): starting one costs more than most tests here. Each test makes
+# rooms of its own, so they do not meet; the server's per-address limits are opened wide (every test comes
+# from 127.0.0.1), and tests/server/test_limits.py tests them on servers of its own. A test that counts
+# server-wide figures (its metrics), changes the server or fills its room list is marked `own_server` and
+# gets a server of its own, as do the tests that start one with other settings (run_server).
+SHARED_LIMITS = Limits(rooms_per_minute=1_000_000, conns_per_address=1_000_000)
+
+
+@pytest.fixture(scope="module")
+async def _shared_memory_server() -> AsyncIterator[Running]:
+    async with run_server(MemoryStore(), SHARED_LIMITS) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+async def _shared_redis_server(redis_url: str) -> AsyncIterator[Running]:
+    async with run_server(RedisStore(redis_url), SHARED_LIMITS) as running:
         yield running
 
 
 @pytest.fixture
-async def memory_server() -> AsyncIterator[Running]:
+async def _own_memory_server() -> AsyncIterator[Running]:
     async with run_server(MemoryStore()) as running:
         yield running
+
+
+@pytest.fixture
+async def _own_redis_server(redis_url: str) -> AsyncIterator[Running]:
+    async with run_server(RedisStore(redis_url)) as running:
+        yield running
+
+
+def _serving(kind: str, request: pytest.FixtureRequest) -> Running:
+    whose = "own" if request.node.get_closest_marker("own_server") else "shared"
+    running: Running = request.getfixturevalue(f"_{whose}_{kind}_server")
+    return running
+
+
+@pytest.fixture
+def server(store_kind: str, request: pytest.FixtureRequest) -> Running:
+    return _serving(store_kind, request)
+
+
+@pytest.fixture
+def memory_server(request: pytest.FixtureRequest) -> Running:
+    return _serving("memory", request)
 
 
 class Clients:

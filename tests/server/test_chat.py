@@ -82,6 +82,7 @@ async def test_a_line_is_plain_text_of_at_most_200_characters(server: Running, c
     assert _texts(seated[1])[2:] == [markup, "line break evil"]  # exactly as written: escaped by nobody, shown as text
 
 
+@pytest.mark.own_server  # counts the server's chat refusals and lines
 async def test_chat_has_its_own_rate_limit(server: Running, clients: Clients) -> None:
     _, seated = await seated_room(clients, server.url, players=2, start=False)
     for i in range(5):  # RAJAS_CHAT_PER_MINUTE 20: five at once, then one every three seconds
@@ -95,6 +96,7 @@ async def test_chat_has_its_own_rate_limit(server: Running, clients: Clients) ->
     assert "rajas_chat_lines_total" in server.hub.metrics.render()
 
 
+@pytest.mark.own_server  # counts the server's chat refusals
 async def test_many_spectators_together_cannot_flood_the_room(server: Running, clients: Clients) -> None:
     created, seated = await seated_room(clients, server.url, players=2, start=False)
     crowd = []

@@ -84,6 +84,7 @@ async def contributed_game(server: Running, clients: Clients, seed: int, contrib
     return log
 
 
+@pytest.mark.own_server  # counts the server's contributions
 async def test_every_seats_contribution_is_in_the_dice(memory_server: Running, clients: Clients) -> None:
     log = await contributed_game(memory_server, clients, seed=5, contribute=2)
     assert log["dice"] == "rajas-dice/2"

@@ -194,6 +194,7 @@ async def play_random_as(a: Client) -> None:
         await a.wait_for(lambda c, v=data["v"]: c.v >= v)
 
 
+@pytest.mark.own_server  # sets the server's bot pace
 async def test_after_a_rematch_the_host_changes_settings_and_seats_then_starts(
     server: Running, clients: Clients
 ) -> None:

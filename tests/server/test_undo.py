@@ -164,6 +164,7 @@ async def test_an_undo_sent_again_is_applied_once(memory_server: Running, client
     assert me.v == v + 1
 
 
+@pytest.mark.own_server  # counts the server's undos
 async def test_a_game_with_undos_verifies(server: Running, clients: Clients) -> None:
     """The game log carries each undo as an entry `rajas verify` replays (docs/fairness.md)."""
     created, seated = await seated_room(clients, server.url, players=2)
