@@ -155,7 +155,14 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 # from 127.0.0.1), and tests/server/test_limits.py tests them on servers of its own. A test that counts
 # server-wide figures (its metrics), changes the server or fills its room list is marked `own_server` and
 # gets a server of its own, as do the tests that start one with other settings (run_server).
-SHARED_LIMITS = Limits(rooms_per_minute=1_000_000, conns_per_address=1_000_000)
+SHARED_LIMITS = ServeSettings(
+    rooms_per_minute=1_000_000,
+    rooms_per_address=1_000_000,
+    conns_per_address=1_000_000,
+    listed_per_address=1_000_000,
+    turn_rooms_per_address=1_000_000,
+    http_conns_per_address=1_000_000,
+)
 
 
 @pytest.fixture(scope="module")
