@@ -32,6 +32,7 @@ async def _post(http: httpx.AsyncClient, forwarded: str, body: dict[str, Any] | 
 # ---- 1: a connection the node closed costs nothing more ----------------------------------------------------
 
 
+@pytest.mark.alone
 @fast_only
 async def test_1_pings_after_the_nodes_close_are_neither_parsed_nor_answered() -> None:
     env = {"RAJAS_RATE": "50", "RAJAS_BURST": "100", "RAJAS_STRIKES": "50", "RAJAS_CLOSE_TIMEOUT": "1"}
@@ -84,6 +85,7 @@ async def test_1_pings_after_the_nodes_close_are_neither_parsed_nor_answered() -
 # ---- 2, 10: rooms and public listings per address and network -------------------------------------------------
 
 
+@pytest.mark.alone
 async def test_2_a_few_prefixes_cannot_take_the_nodes_rooms() -> None:
     env = {"RAJAS_ROOMS_PER_ADDRESS": "10", "RAJAS_NETWORK_SHARE": "5", "RAJAS_ROOMS_PER_MINUTE": "10",
            "RAJAS_MAX_ROOMS": "5000"}  # fmt: skip
@@ -159,6 +161,7 @@ async def test_2_near_the_cap_the_idle_lobbies_of_the_heaviest_network_go_first(
             assert len(missing) == evicted + 1  # exactly the evicted rooms are gone
 
 
+@pytest.mark.alone
 async def test_10_one_address_holds_its_share_of_the_public_list() -> None:
     with rajas_node(env={"RAJAS_LISTED_PER_ADDRESS": "3", "RAJAS_ROOMS_PER_MINUTE": "100"}) as node:
         async with httpx.AsyncClient(base_url=node.url, timeout=30) as http, Probe(node.url) as probe:
@@ -205,6 +208,7 @@ async def _bot_table(clients: Clients, url: str, bots: int, **settings: Any) -> 
     return host, created
 
 
+@pytest.mark.alone
 async def test_6_bots_never_play_a_game_no_person_holds_a_seat_in() -> None:
     env = {"RAJAS_BOT_PACE": "0.01", "RAJAS_ROOMS_PER_MINUTE": "1000", "RAJAS_ROOMS_PER_ADDRESS": "1000"}
     with rajas_node(env=env) as node:
@@ -246,6 +250,7 @@ def _left_turn_tables(url: str, n: int) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.alone
 async def test_3_turn_based_bot_rooms_left_alone_stop_at_once_and_count_for_their_creator() -> None:
     """The attack: join as host, add a bot, start a turn-based game of 336 h a turn on the largest valid sheet,
     leave; again and again. Each game stops at once (no person holds a seat), and an address holds its share of
@@ -308,6 +313,7 @@ async def test_3_a_turn_based_game_no_person_acts_in_stops_after_its_limit() -> 
 # ---- 4: chat is charged to the seat, not the connection ------------------------------------------------------
 
 
+@pytest.mark.alone
 async def test_4_one_seat_on_twenty_sockets_chats_at_one_seats_rate() -> None:
     with rajas_node() as node:
         clients = Clients()
@@ -414,6 +420,7 @@ def _half_open(port: int, seconds: float) -> int:
     return asyncio.run(run())
 
 
+@pytest.mark.alone
 @fast_only
 async def test_12_half_open_requests_from_one_address_cannot_take_the_nodes_descriptors() -> None:
     env = {"RAJAS_HTTP_CONNS_PER_ADDRESS": "32", "RAJAS_HANDSHAKE_TIMEOUT": "2"}
