@@ -48,6 +48,8 @@ def _module_group(item: pytest.Item) -> str | None:
     return None
 
 
+# tryfirst: xdist's own hook turns the xdist_group marks into the node ids it schedules by; it must see them.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     groups: dict[str, list[pytest.Item]] = {}
     units: list[list[pytest.Item]] = []  # a group's tests (in their order), or one test
