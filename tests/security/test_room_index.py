@@ -11,13 +11,14 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import Client
 from rajas.protocol.messages import RoomSettings
-from rajas.server.hub import LISTED, Hub
-from rajas.server.redis_store import RedisStore
-from rajas.server.room import Room
+from rajas.server.rooms.hub import LISTED, Hub
+from rajas.server.rooms.room import Room
+from rajas.server.storage.redis_store import RedisStore
 
 from tests.engine.sheets_made import largest
 
@@ -45,6 +46,8 @@ async def many_public_rooms(url: str, n: int) -> None:
         await store.close()
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
+@pytest.mark.alone
 async def test_the_room_list_of_thousands_of_public_rooms_is_quick_and_bounded() -> None:
     with own_redis() as redis, rajas_node(redis_url=redis.url, name="one") as one, rajas_node(
         redis_url=redis.url, name="two"

@@ -9,8 +9,8 @@ import asyncio
 import httpx
 from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol.messages import RoomSettings
-from rajas.server.hub import Hub
-from rajas.server.redis_store import RedisStore
+from rajas.server.rooms.hub import Hub
+from rajas.server.storage.redis_store import RedisStore
 
 from .node import Probe, metric, rajas_node, rss_mb
 from .own_redis import own_redis

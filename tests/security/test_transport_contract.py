@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from rajas.server import transport
 from rajas.server.app import create_app
-from rajas.server.memory_store import MemoryStore
+from rajas.server.edge import transport
+from rajas.server.edge.transport import fast, http
 from rajas.server.serve import uvicorn_config
-from rajas.server.transport import fast, http
+from rajas.server.storage.memory_store import MemoryStore
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState

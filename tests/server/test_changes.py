@@ -8,9 +8,9 @@ import pytest
 from rajas.games.dice_charmers.engine.bots import random_bot
 from rajas.protocol import ProtocolError
 from rajas.protocol.messages import RoomSettings, Start
-from rajas.server import changes
-from rajas.server.changes import Behind, BotPlay, Change, ExpireClock, Play, SetBot, TakeSeat, Unchanged, apply
-from rajas.server.room import PLAYING, Room
+from rajas.server.rooms import changes
+from rajas.server.rooms.changes import Behind, BotPlay, Change, ExpireClock, Play, SetBot, TakeSeat, Unchanged, apply
+from rajas.server.rooms.room import PLAYING, Room
 
 
 def _playing(players: int = 3) -> tuple[Room, list[str]]:

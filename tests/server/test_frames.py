@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from rajas.protocol import pack, unpack
-from rajas.server.memory_store import MemoryStore
+from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import TRANSPORT, Running, run_server
 

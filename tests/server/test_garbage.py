@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 
-from rajas.server.memory_store import MemoryStore
+from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import Clients, play_random, run_server, seated_room
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import time
 
-from rajas.server.archive import HistorySettings
-from rajas.server.archive_redis import INDEX, RedisArchive, game_key, room_key
-from rajas.server.redis_cluster import key_slot
-from rajas.server.redis_store import RedisStore
+from rajas.server.storage.archive import HistorySettings
+from rajas.server.storage.archive_redis import INDEX, RedisArchive, game_key, room_key
+from rajas.server.storage.redis_cluster import key_slot
+from rajas.server.storage.redis_store import RedisStore
 
 
 async def test_the_history_on_a_cluster(cluster_store: RedisStore) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rajas.server.inbox import PAUSE_AT, Inbox
-from rajas.server.transport.base import EAGER_TASKS
+from rajas.server.edge.inbox import PAUSE_AT, Inbox
+from rajas.server.edge.transport.base import EAGER_TASKS
 
 
 @pytest.mark.parametrize("eager", [True, False])

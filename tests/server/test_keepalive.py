@@ -11,7 +11,7 @@ import base64
 import os
 from urllib.parse import urlparse
 
-from rajas.server.memory_store import MemoryStore
+from rajas.server.storage.memory_store import MemoryStore
 from websockets.utils import apply_mask
 
 from .conftest import run_server

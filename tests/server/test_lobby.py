@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-import rajas.server.hub as hub_module
+import rajas.server.rooms.hub as hub_module
 from rajas.protocol.client import ServerError
-from rajas.server.codes import ALPHABET, CODE_BITS
+from rajas.server.rooms.codes import ALPHABET, CODE_BITS
 
 from .conftest import Clients, Running, seated_room
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from rajas.server.store import RECENT
+from rajas.server.storage.store import RECENT
 
 from .conftest import Clients, Running, play_random, seated_room, sync
 

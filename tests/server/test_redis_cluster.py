@@ -15,9 +15,9 @@ import time
 import pytest
 import redis.asyncio as aioredis
 from rajas.protocol import pack
-from rajas.server.redis_cluster import ClusterUrl, key_slot
-from rajas.server.redis_lobby import LOBBY
-from rajas.server.redis_store import RedisStore
+from rajas.server.storage.redis_cluster import ClusterUrl, key_slot
+from rajas.server.storage.redis_lobby import LOBBY
+from rajas.server.storage.redis_store import RedisStore
 
 from tests.scale.cluster import Cluster
 

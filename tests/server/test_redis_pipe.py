@@ -7,8 +7,8 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 from rajas.protocol import pack
-from rajas.server.redis_pipe import Pipe, PipeError, Subscriber, encode
-from rajas.server.redis_store import RedisStore
+from rajas.server.storage.redis_pipe import Pipe, PipeError, Subscriber, encode
+from rajas.server.storage.redis_store import RedisStore
 
 
 def test_commands_are_resp_arrays_of_bulk_strings() -> None:

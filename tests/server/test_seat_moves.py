@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from rajas.protocol import ProtocolError
 from rajas.protocol.messages import RoomSettings, Start
-from rajas.server import changes
-from rajas.server.changes import Change, LeaveSeat, TakeSeat, Unchanged, apply
-from rajas.server.room import PLAYING, Room
-from rajas.server.seat_moves import (
+from rajas.server.rooms import changes
+from rajas.server.rooms.changes import Change, LeaveSeat, TakeSeat, Unchanged, apply
+from rajas.server.rooms.room import PLAYING, Room
+from rajas.server.rooms.seat_moves import (
     Back,
     BotNow,
     GraceOver,

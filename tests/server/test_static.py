@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from rajas.server.static import MAX_PATH, ClientFiles
+from rajas.server.edge.static import MAX_PATH, ClientFiles
 from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.testclient import TestClient

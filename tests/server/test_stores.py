@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 from rajas.protocol import pack, unpack
-from rajas.server.redis_store import RedisStore
-from rajas.server.store import SPECTATORS, RoomStore
+from rajas.server.storage.redis_store import RedisStore
+from rajas.server.storage.store import SPECTATORS, RoomStore
 
 from .conftest import Clients, make_store, play_random, run_server
 

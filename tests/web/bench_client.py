@@ -86,7 +86,7 @@ def _free_port() -> int:
 def static_only() -> Iterator[str]:
     """server/static.py alone on uvicorn (for first-load bytes while rajas serve still serves files plainly)."""
     import uvicorn
-    from rajas.server.static import ClientFiles
+    from rajas.server.edge.static import ClientFiles
     from starlette.applications import Starlette
     from starlette.routing import Mount
 
