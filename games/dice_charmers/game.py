@@ -77,6 +77,7 @@ class DiceCharmers(Game):
     hidden: ClassVar[bool] = False
     generator: ClassVar[str] = DICE_VERSION
     options_model: ClassVar[type[BaseModel]] = Options
+    # The levels (easy, normal, expert: engine/bots.py LEVELS) besides random and greedy, so rooms can seat any of them.
     bots: ClassVar[Mapping[str, BotMaker]] = BOTS
 
     def __init__(self) -> None:
