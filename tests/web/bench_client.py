@@ -137,7 +137,11 @@ def first_load(browser: Any, url: str) -> dict[str, Any]:
 
 PHONE = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 # the moment (ms since the navigation began) the page first shows what is waited for, read in the page itself
-SHOWN = "(sel) => { const n = document.querySelector(sel); if (n && !window.__shown) window.__shown = performance.now(); return !!n; }"
+SHOWN = """(sel) => {
+  const n = document.querySelector(sel);
+  if (n && !window.__shown) window.__shown = performance.now();
+  return !!n;
+}"""
 
 
 def phone_load(browser: Any, url: str, path: str, selector: str) -> dict[str, Any]:
