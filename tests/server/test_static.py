@@ -80,6 +80,44 @@ def test_the_first_page_load_is_at_most_150_kb_compressed(files: ClientFiles) ->
     assert gzip.decompress(files.files["/app.js"].gzipped or b"") == files.files["/app.js"].body
 
 
+def test_a_game_is_served_under_play_and_a_page_preloads_every_module_it_imports(tmp_path: Path) -> None:
+    table, games = tmp_path / "client", tmp_path / "games"
+    (table / "vendor").mkdir(parents=True)
+    (games / "cards" / "web" / "i18n").mkdir(parents=True)
+    (games / "cards" / "engine").mkdir()
+    (table / "index.html").write_text(
+        '<html><head><link rel="stylesheet" href="/app.css"></head>'
+        '<body><script type="module" src="/app.js"></script></body></html>'
+    )
+    (table / "app.css").write_text("body { color: red; }")
+    (table / "app.js").write_text('import { a } from "./a.js";\nconst later = () => import("./later.js");\n')
+    (table / "a.js").write_text('import {\n  h,\n} from "./vendor/lib.mjs";\nexport const a = 1;\n')
+    (table / "vendor" / "lib.mjs").write_text("export const h = 1;\n")
+    (table / "later.js").write_text('import "./a.js";\n')
+    (table / "README.md").write_text("not served")
+    (games / "cards" / "web" / "index.js").write_text('import { h } from "/vendor/lib.mjs";\nimport "./i18n/en.js";\n')
+    (games / "cards" / "web" / "i18n" / "en.js").write_text("export default {};\n")
+    (games / "cards" / "web" / "demo.html").write_text("<html></html>")
+    (games / "cards" / "engine" / "rules.py").write_text("")
+    files = ClientFiles(table, games)
+    v = files.version
+    http = TestClient(Starlette(routes=[Mount("/", files)]))
+    page = http.get("/").text
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
+    # the static imports, however deep (a dynamic import is left for when it is asked for), before </head>
+    assert preloaded == [f"/a.js?v={v}", f"/vendor/lib.mjs?v={v}"]
+    assert page.index("modulepreload") < page.index("</head>") and f'href="/app.css?v={v}"' in page
+    assert f'from "./vendor/lib.mjs?v={v}"' in http.get("/a.js").text
+    assert f'import("./later.js?v={v}")' in http.get("/app.js").text
+    game = http.get(f"/play/cards/index.js?v={v}")
+    assert game.status_code == 200 and game.headers["cache-control"].endswith("immutable")
+    assert f'from "/vendor/lib.mjs?v={v}"' in game.text and f'import "./i18n/en.js?v={v}"' in game.text
+    assert http.get("/play/cards/i18n/en.js").status_code == 200
+    refused = ("/README.md", "/play/cards/demo.html", "/play/cards/engine/rules.py", "/play/cards/", "/cards/index.js")
+    for path in refused:
+        assert http.get(path).status_code == 404, path
+
+
 def test_without_the_client_folder_nothing_is_served(tmp_path: Path) -> None:
     http = TestClient(Starlette(routes=[Mount("/", ClientFiles(tmp_path / "absent"))]))
     assert http.get("/").status_code == 404 and http.get("/app.js").status_code == 404
