@@ -42,7 +42,9 @@ _MODULE = r"(?:\.{1,2}/|/)[\w./-]+\.m?js"
 _HTML_LINK = re.compile(r'((?:href|src)=")(/[\w./-]+\.(?:m?js|css))(")')
 _HTML_MODULE = re.compile(r'<script type="module" src="(/[\w./-]+\.m?js)"')
 _JS_IMPORT = re.compile(rf"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])({_MODULE})(\2)""")
-_JS_STATIC = re.compile(rf"""(?:^|[;\n}}])\s*(?:import|export)\b[^;'"()]*?(?:\bfrom\s*)?(["'])({_MODULE})\1""")
+# a static import or re-export (not `import()`), its module named with or without its version
+_VERSIONED = rf"({_MODULE})(?:\?v=\w+)?"
+_JS_STATIC = re.compile(rf"""(?:^|[;\n}}])\s*(?:import|export)\b[^;'"()]*?(?:\bfrom\s*)?(["']){_VERSIONED}\1""")
 
 
 @dataclass(frozen=True)

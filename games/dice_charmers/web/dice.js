@@ -1,0 +1,143 @@
+// The dice tray: the 8 dice in the middle of the table, the elephant with its die, each player's depot, the two
+// dice rolled with karma, and the legal die / karma / keep / reroll / pass options.
+//
+//   h(Tray, {sheet, state, lang, options, onDecide, names, me, current, settle})
+//       sheet:  the sheet file as plain data (its `dice` list gives each die's colour and faces)
+//       state:  GameState.to_dict() (uses faces, where, reroll, players, start_player)
+//       options: pending.options (the tray takes the die, karma, keep, reroll and pass ones); onDecide(wire) is
+//                called once, with one of them exactly as given
+//       names: the seats' names; me: this page's seat; current: the seat to move
+//       settle(): brings the options into view after the karma toggle
+//
+// A die to choose is its slot made a button (role, tab stop, Enter or Space); one listener on the tray takes them.
+// A die keeps its node while it stays where it is, its face drawn again only when it shows another one.
+
+import { h, s as el, Component, kept } from "/ui.js";
+import { t } from "/i18n.js";
+import { glyph } from "/glyphs.js";
+import { COLOURS, dieFace, inlineSvg, title } from "./icons.js";
+
+const MIDDLE = -1;
+const ELEPHANT = -2;
+export const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]); // the options the tray offers
+
+export function faceOf(sheet, state, d) {
+  return sheet.dice[d].faces[state.faces[d]];
+}
+
+export function dieSvg(sheet, state, d, lang, size = 52) {
+  return inlineSvg(size, dieFace(sheet.dice[d].colour, faceOf(sheet, state, d), size / 2, size / 2, size / 2 - 3, lang));
+}
+
+// A die's words: its area and its face ("Market: Tea + Silk").
+function dieLabel(sheet, state, d, lang) {
+  const die = sheet.dice[d];
+  const face = faceOf(sheet, state, d);
+  const area = die.colour === "purple" ? "market" : die.colour === "green" ? "province" : die.colour === "blue" ? "river" : "palace";
+  return `${t(area, lang)}: ${Array.isArray(face) ? face.map((f) => t(f, lang)).join(" + ") : t(face, lang)}`;
+}
+
+function karmaGlyph(x, y, r) {
+  const spokes = [];
+  for (let i = 0; i < 8; i++) {
+    const a = (Math.PI * i) / 4;
+    spokes.push(el("line", { x1: x + Math.cos(a) * r * 0.15, y1: y + Math.sin(a) * r * 0.15, x2: x + Math.cos(a) * r * 0.72, y2: y + Math.sin(a) * r * 0.72, stroke: "#fff", "stroke-width": r * 0.1 }));
+  }
+  return el("g", null, el("circle", { cx: x, cy: y, r, fill: COLOURS.karma }), el("circle", { cx: x, cy: y, r: r * 0.5, fill: "none", stroke: "#fff", "stroke-width": r * 0.14 }), spokes, title("karma"));
+}
+
+export class Tray extends Component {
+  constructor(props) {
+    super(props);
+    this.state = { karma: false };
+    this.chosen = new Map(); // die -> its option, as drawn
+    this.decidedFor = null; // the options a decision was sent from
+    this.onKey = (ev) => { if (ev.key === "Enter" || ev.key === " ") this.choose(ev); };
+    this.onClick = (ev) => this.choose(ev);
+    this.ref = (n) => { this.root = n; };
+  }
+
+  // a die to choose is a span made a button: its clicks, and Enter or Space on it, come here
+  choose(ev) {
+    const n = ev.target.closest?.("[data-die][role=button]");
+    const opt = n && this.root.contains(n) ? this.chosen.get(Number(n.dataset.die)) : null;
+    if (!opt) return;
+    ev.preventDefault();
+    this.finish(opt);
+  }
+
+  finish(w) {
+    if (!w || this.decidedFor === this.props.options) return;
+    this.decidedFor = this.props.options;
+    this.forceUpdate();
+    this.props.onDecide?.(w);
+  }
+
+  // The karma reroll's dice take the focus; the page (settle) then brings them out from under its sticky bar, where
+  // the focus's own scrolling can leave them on a phone.
+  toggleKarma() {
+    this.setState({ karma: !this.state.karma }, () => {
+      (this.root.querySelector(".opt-karma") || this.root.querySelector(".action-karma"))?.focus({ preventScroll: !!this.props.settle });
+      this.props.settle?.();
+    });
+  }
+
+  render(p) {
+    const { sheet, state, lang } = p;
+    const names = p.names || state.players.map((_, i) => t("seat", lang, { n: i + 1 }));
+    const options = (p.options || []).filter((w) => DIE_KINDS.has(w[0]));
+    const byKind = (k) => options.filter((w) => w[0] === k);
+    const dieOpt = new Map(byKind("die").map((w) => [w[1][0], w]));
+    const karmaOpt = new Map(byKind("karma").map((w) => [w[1][0], w]));
+    const keepOpt = new Map(byKind("keep").map((w) => [w[1][0], w]));
+    if (!karmaOpt.size) this.state.karma = false; // (no karma to spend: the toggle is off, nothing to draw again)
+    const karmaMode = this.state.karma;
+    const decided = this.decidedFor === p.options && !!p.options;
+    const rerolled = new Set(state.reroll || []);
+    this.chosen = new Map();
+
+    const slot = (d, where) => {
+      const opt = keepOpt.get(d) || (karmaMode ? karmaOpt.get(d) : dieOpt.get(d));
+      if (opt) this.chosen.set(d, opt);
+      const label = dieLabel(sheet, state, d, lang);
+      const kind = opt ? (opt[0] === "keep" ? "keep" : karmaMode ? "karma" : "die") : null;
+      return h("span", {
+        key: d, "data-die": d, "data-where": where, title: label, "aria-label": label,
+        class: `die-slot${kind ? ` opt opt-${kind}` : ""}${rerolled.has(d) ? " rerolled" : ""}`,
+        role: opt ? "button" : null, tabindex: opt ? "0" : null, "data-kind": opt?.[0], "data-option": opt?.[0],
+      }, kept("face", `${state.faces[d]}|${lang}`, () => dieSvg(sheet, state, d, lang)),
+      opt?.[0] === "keep" ? h("span", { class: "die-caption" }, t("keep", lang)) : null);
+    };
+    const dice = (where, place) => state.where.flatMap((w, d) => (w === where && !rerolled.has(d) ? [slot(d, place)] : []));
+
+    const me = p.me !== undefined && p.me !== null ? state.players[p.me] : null;
+    const karmaLeft = karmaOpt.size && me ? me.karma_gained - me.karma_used : null;
+    const passOpt = byKind("pass")[0];
+    const rerollOpt = byKind("reroll")[0];
+    const actions = [];
+    if (karmaOpt.size) {
+      actions.push(h("button", { type: "button", class: `action action-karma${karmaMode ? " active" : ""}`, "data-kind": "karma-mode", "data-option": "karma-mode", "aria-pressed": karmaMode ? "true" : "false", onClick: () => this.toggleKarma() },
+        inlineSvg(22, karmaGlyph(11, 11, 10)), ` ${t("karma_reroll", lang)}${karmaLeft !== null ? ` (${t("karma_left", lang, { n: karmaLeft })})` : ""}`));
+      if (karmaMode) actions.push(h("div", { class: "tray-hint" }, t("karma_pick", lang)));
+    }
+    if (passOpt) actions.push(h("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", onClick: () => this.finish(passOpt) }, t("pass", lang)));
+
+    return h("div", { class: `dice-tray${decided ? " decided" : ""}`, onClick: this.onClick, onKeyDown: this.onKey, ref: this.ref },
+      h("div", { class: "tray-top" },
+        h("div", { class: "tray-middle" }, h("div", { class: "tray-label" }, t("middle", lang)), h("div", { class: "tray-dice" }, dice(MIDDLE, "middle"))),
+        h("div", { class: "tray-elephant" }, h("div", { class: "tray-label" }, `${t("elephant", lang)} · ${names[state.start_player] ?? ""}`),
+          h("div", { class: "elephant-box" }, glyph("elephant", 64), dice(ELEPHANT, "elephant")))),
+      // while rerolling with karma, the two rolled dice are shown in their own box only
+      h("div", { class: "tray-reroll", hidden: !state.reroll },
+        h("div", { class: "tray-label" }, state.reroll ? t("rerolled", lang) : ""),
+        h("div", { class: "tray-dice" }, (state.reroll || []).map((d) => slot(d, "reroll"))),
+        rerollOpt ? h("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onClick: () => this.finish(rerollOpt) }, t("reroll_again", lang)) : null),
+      h("div", { class: "tray-actions", hidden: !actions.length }, actions),
+      h("div", { class: "tray-depots" }, state.players.map((_, seat) => {
+        const held = dice(seat, `depot-${seat}`);
+        return h("div", { key: seat, class: `depot${p.current === seat ? " current" : ""}${p.me === seat ? " me" : ""}`, "data-seat": seat },
+          h("div", { class: "tray-label" }, `${t("depot", lang)} · ${names[seat]}`),
+          h("div", { class: "depot-dice" }, held.length ? held : h("span", { class: "depot-empty" }, "–")));
+      })));
+  }
+}
