@@ -35,6 +35,7 @@ function loadRoomScreens() {
 }
 
 const root = document.getElementById("app");
+root.replaceChildren(); // (its <noscript>: the page draws in it from now on)
 const toasts = document.getElementById("toasts");
 const chatBox = document.body.appendChild(document.createElement("div"));
 
@@ -77,12 +78,7 @@ function expose(state) {
   const pending = state.game?.pending;
   const mine = myTurn(state);
   const index = game(gameOf(state.room))?.index;
-  let logLines = 0;
-  if (room && state.log.length) {
-    const { logLine, logContext } = room.side;
-    const ctx = logContext(state);
-    for (const entry of state.log) if (logLine(entry, ctx, index?.describe)) logLines += 1;
-  }
+  const logLines = room ? room.side.logLines(state, index?.describe).length : 0;
   window.__app = {
     screen: state.screen,
     conn: state.conn,

@@ -12,6 +12,8 @@ import { SEAT_COLOURS } from "./glyphs.js";
 // (symbols every system font has: an emoji font is not everywhere)
 const REACTION_TEXT = { good_move: "✔", oops: "✗", dice: "⚄", well_played: "★", thinking: "…" };
 
+const seatIds = (s) => (s.room?.seats || []).map((x) => x.id).join(",");
+
 const times = new Map();
 function time(line, lang) {
   if (!times.has(lang)) times.set(lang, new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" }));
@@ -25,6 +27,13 @@ export class Chat extends Component {
     this.list = null;
     this.live = null;
     this.tab = null;
+  }
+
+  // Drawn again only when something it shows changed: every update of the game draws the page again.
+  shouldComponentUpdate({ state: n }) {
+    const o = this.props.state;
+    return n.chat !== o.chat || n.lang !== o.lang || n.role !== o.role || n.seatId !== o.seatId || n.joined !== o.joined
+      || n.screen !== o.screen || n.room?.host !== o.room?.host || seatIds(n) !== seatIds(o); // (the lines' colours)
   }
 
   who(line) {

@@ -24,11 +24,15 @@ const randomValue = () => Array.from(crypto.getRandomValues(new Uint8Array(32)),
 
 let sent = null; // the value on its way to the server
 let checking = null; // the game whose check is under way or done
+let synced = null; // what the last call saw (a game's update changes nothing here: it is not looked at again)
 
 // Called on every change of the state: contributes in the lobby, checks the dice when the game is over.
 export function syncDice(state, seat) {
   const room = state.room;
   if (!state.joined || !room || !room.commitment) return;
+  const seen = `${room.code}|${room.status}|${room.series?.game}|${room.commitment}|${state.role}|${seat}|${seat !== null && room.seats[seat]?.contributed}|${sent}`;
+  if (seen === synced && room.status !== STATUS.LOBBY) return;
+  synced = seen;
   const key = gameKey(room);
   let d = loadDice(key);
   if (!d) { d = { commitment: room.commitment, value: null, accepted: false }; saveDice(key, d); }

@@ -1,7 +1,7 @@
 // The chrome every page and game shares: small inline SVG glyphs (no emoji font is needed anywhere: crown, eye,
 // trophy, bot, clock, bell, play, and the elephant, Rajas' mark), and the seats' colours.
 
-import { s as el } from "./ui.js";
+import { s as el, kept } from "./ui.js";
 
 // Seat i's colour, wherever a seat is shown (the lobby, the players, the chat, a game's board).
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b", "#6c3483"];
@@ -32,9 +32,9 @@ function elephant(x = 38, y = 36, s = 24) {
     el("path", { d: `M${x - s * 0.6},${y - s * 0.55} L${x + s * 0.45},${y - s * 0.55} L${x + s * 0.35},${y + s * 0.1} L${x - s * 0.5},${y + s * 0.1} Z`, fill: "#b3283a", stroke: "#e9b836", "stroke-width": s * 0.06 }));
 }
 
+// A glyph drawn once where it stands: the page draws it again only when it is another glyph (it is a kept part).
 export function glyph(name, size = 18, colour) {
-  if (name === "elephant") {
-    return el("svg", { viewBox: "0 0 84 64", width: (size * 84) / 64, height: size, class: "glyph glyph-elephant" }, elephant());
-  }
-  return el("svg", { viewBox: "0 0 24 24", width: size, height: size, class: `glyph glyph-${name}`, "aria-hidden": "true" }, P[name](colour));
+  return kept(undefined, `${name}|${size}|${colour}`, () => (name === "elephant"
+    ? el("svg", { viewBox: "0 0 84 64", width: (size * 84) / 64, height: size, class: "glyph glyph-elephant" }, elephant())
+    : el("svg", { viewBox: "0 0 24 24", width: size, height: size, class: `glyph glyph-${name}`, "aria-hidden": "true" }, P[name](colour))));
 }

@@ -13,18 +13,29 @@ import { loadGame, gameOf } from "./games.js";
 // ---- what this browser keeps: a seat token and host token per room -------------------------------------------
 
 const KEY = (code) => `rajas.room.${code}`;
+let read = { code: null, room: null }; // the last room read (the screens read it on every drawing)
+window.addEventListener("storage", () => { read = { code: null, room: null }; }); // another tab wrote: read again
 export function loadRoom(code) {
-  try { return JSON.parse(localStorage.getItem(KEY(code))) || {}; } catch { return {}; }
+  if (read.code !== code) {
+    let room = {};
+    try { room = JSON.parse(localStorage.getItem(KEY(code))) || {}; } catch { room = {}; }
+    read = { code, room };
+  }
+  return { ...read.room };
+}
+function keepRoom(code, room) {
+  localStorage.setItem(KEY(code), JSON.stringify(room));
+  read = { code, room };
 }
 export function saveRoom(code, patch) {
   // `at`: when this browser last joined it (the home page's Resume list shows the newest first)
-  localStorage.setItem(KEY(code), JSON.stringify({ ...loadRoom(code), ...patch, at: Date.now() }));
+  keepRoom(code, { ...loadRoom(code), ...patch, at: Date.now() });
 }
 function forgetSeat(code) {
   const r = loadRoom(code);
   delete r.token;
   delete r.seat_id;
-  localStorage.setItem(KEY(code), JSON.stringify(r));
+  keepRoom(code, r);
 }
 export const stored = () => (getState().code ? loadRoom(getState().code) : {});
 
@@ -160,6 +171,7 @@ export async function joinRoom() {
     }
     if (e.code === "room_not_found") {
       localStorage.removeItem(KEY(code)); // an expired room: its tokens open nothing (the home page stops offering it)
+      read = { code: null, room: null };
       dispatch("screen", { screen: "error", error: errorText(e) });
       return;
     }

@@ -2,7 +2,7 @@
 // connected) and the room's log (oldest line first, each in the player's language: the room's events described here,
 // the game's by the game), written only while it can be seen, kept scrolled to its end while the reader is there.
 
-import { h, Component } from "./ui.js";
+import { h, Component, kept } from "./ui.js";
 import { t } from "./i18n.js";
 import { glyph, SEAT_COLOURS } from "./glyphs.js";
 
@@ -57,8 +57,37 @@ export function logContext(state) {
   return { lang: state.lang, names: seats.map((s) => s.name), sheet: state.sheet, seatIds: Object.fromEntries(seats.map((s) => [s.id, s.name])) };
 }
 
+let lastLines = null; // the last log described: {log, lang, describe, lines: [{entry, line, at}]}
+
+// The log's entries that make a line, each with its line ({entry, line}), oldest first. The same array while the log,
+// the language and the game's describe are; an update appends entries (and the oldest may go): only the new ones are
+// described.
+export function logLines(state, describe) {
+  const { log, lang } = state;
+  const last = lastLines;
+  if (last && last.log === log && last.lang === lang && last.describe === describe) return last.lines;
+  const ctx = logContext(state);
+  let lines = [];
+  let from = 0;
+  // the entries of the last log still here: its last entry's new place says how many went at the front
+  const tail = last && last.lang === lang && last.describe === describe && last.log.length ? last.log[last.log.length - 1] : null;
+  const at = tail ? log.lastIndexOf(tail) : -1;
+  if (at >= 0) {
+    const gone = last.log.length - 1 - at;
+    lines = last.lines.filter((l) => l.at >= gone).map((l) => (gone ? { ...l, at: l.at - gone } : l));
+    from = at + 1;
+  }
+  for (let i = from; i < log.length; i++) {
+    const line = logLine(log[i], ctx, describe);
+    if (line) lines.push({ entry: log[i], line, at: i });
+  }
+  lastLines = { log, lang, describe, lines };
+  return lines;
+}
+
 const LOG_KEEP = 150; // lines on the page (the state keeps more)
 const LOG_SLACK = 50; // the oldest lines go in batches of this many (removing them moves every line up)
+const CHUNK = 25; // lines drawn together: a chunk whose lines are all there already is not drawn again
 
 const timeFormats = new Map();
 function timeFormat(lang) {
@@ -124,19 +153,30 @@ export class Log extends Component {
   render({ lines, lang }) {
     if (lines.length - this.first > LOG_KEEP + LOG_SLACK || lines.length < this.first) this.first = Math.max(0, lines.length - LOG_KEEP);
     const times = timeFormat(lang);
+    const line = ({ entry, line: l }) => {
+      const when = entry.time ? new Date(entry.time * 1000) : null;
+      return h("li", { key: entry, class: `log-line log-${l.kind}`, "data-v": entry.v ?? "", style: l.seat !== null && l.seat !== undefined ? `--seat:${SEAT_COLOURS[l.seat]}` : "" },
+        when ? h("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null, l.text);
+    };
+    // the lines in chunks of CHUNK from the first shown: an update draws the last chunk again, and its new lines
+    const chunks = [];
+    for (let at = this.first; at < lines.length; at += CHUNK) {
+      const part = lines.slice(at, at + CHUNK);
+      chunks.push(kept(part[0].entry, `${part.length}|${lang}|${part[part.length - 1].entry.v}`, () => part.map(line)));
+    }
     return h("section", { class: "log-box card" }, h("h2", null, t("log", lang)),
-      h("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": t("log", lang), ref: (n) => { this.list = n; }, onScroll: this.onScroll },
-        lines.slice(this.first).map(({ entry, line }) => {
-          const when = entry.time ? new Date(entry.time * 1000) : null;
-          return h("li", { key: entry, class: `log-line log-${line.kind}`, "data-v": entry.v ?? "", style: line.seat !== null && line.seat !== undefined ? `--seat:${SEAT_COLOURS[line.seat]}` : "" },
-            when ? h("time", { class: "log-time", datetime: when.toISOString() }, times.format(when)) : null, line.text);
-        })));
+      h("ol", { class: "log-list", "data-log": "", tabindex: 0, "aria-label": t("log", lang), ref: (n) => { this.list = n; }, onScroll: this.onScroll }, chunks));
   }
 }
 
 // ---- the players -------------------------------------------------------------------------------------------
 
-// `stats(seat)`: the game's part of a seat's row ({marks, stats}: its numbers and marks by the name).
+const ids = new WeakMap(); // the game's part of a row -> a number: a row is drawn again when it is another one
+let count = 0;
+const idOf = (x) => ids.get(x) ?? (ids.set(x, ++count), count);
+
+// `stats(seat)`: the game's part of a seat's row ({marks, stats}: its numbers and marks by the name), the same object
+// while they are the same. A row is drawn again only when what it shows changed.
 export function Players({ state, me, current, stats }) {
   const { room, lang } = state;
   const L = (k, v) => t(k, lang, v);
@@ -145,12 +185,14 @@ export function Players({ state, me, current, stats }) {
     h("ul", { class: "player-list", "data-list": "players" }, room.seats.map((s, i) => {
       const own = stats(i);
       if (!own) return null;
-      return h("li", { key: s.id, class: `player${current === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
-        h("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
-        h("span", { class: "player-name" }, s.name, i === me ? h("span", { class: "muted" }, ` ${L("you_paren")}`) : null, own.marks,
-          room.host === s.id ? h("span", { class: "holder", title: L("host") }, glyph("crown", 15)) : null),
-        h("span", { class: "player-stats" }, own.stats),
-        h("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, h("span", { class: "dot" }), h("span", null, s.bot ? L("bot") : s.connected ? L("online") : L("away"))));
+      const host = room.host === s.id;
+      return kept(s.id, `${lang}|${i}|${s.name}|${s.connected}|${s.bot}|${host}|${current === i}|${i === me}|${idOf(own)}`, () => h("li", {
+        class: `player${current === i ? " current" : ""}${i === me ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+      h("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
+      h("span", { class: "player-name" }, s.name, i === me ? h("span", { class: "muted" }, ` ${L("you_paren")}`) : null, own.marks,
+        host ? h("span", { class: "holder", title: L("host") }, glyph("crown", 15)) : null),
+      h("span", { class: "player-stats" }, own.stats),
+      h("span", { class: `presence ${s.bot ? "bot" : s.connected ? "on" : "off"}` }, h("span", { class: "dot" }), h("span", null, s.bot ? L("bot") : s.connected ? L("online") : L("away")))));
     })),
     h("p", { class: "muted small", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 15), ` ${L("watching_n", { n: room.spectators })}`));
 }

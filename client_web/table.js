@@ -7,7 +7,7 @@
 // The board is the room's game's (its play module's createView): drawn in two places of this screen (the left
 // column and the side column) and brought up to date with a frame of what it shows on every drawing of the screen.
 
-import { h, Component } from "./ui.js";
+import { h, Component, kept } from "./ui.js";
 import { t } from "./i18n.js";
 import { glyph, SEAT_COLOURS } from "./glyphs.js";
 import { ROLES, STATUS } from "./protocol.js";
@@ -19,7 +19,7 @@ import { Clock, EmailCard } from "./turns.js";
 import { DeviceButton, seatLink } from "./device.js";
 import { PlayAgain, seriesTable, RoomGames } from "./series.js";
 import { DiceCheck } from "./fairplay.js";
-import { Players, Log, logLine, logContext } from "./side.js";
+import { Players, Log, logLines } from "./side.js";
 import { openOverlay } from "./overlay.js";
 import { steadyHeight } from "./steady.js";
 import { decide, home, isHost, loadRoom, undo } from "./session.js";
@@ -85,6 +85,11 @@ export class Table extends Component {
     this.resultShown = false;
     this.settle = () => settleFocus(this.main.parentNode, this.prompt);
     this.overlay = (content, attrs) => openOverlay(content, attrs, { parent: this.layers });
+    // (the same functions on every drawing: a new one would be attached again each time)
+    this.refs = {
+      prompt: (n) => { this.prompt = n; }, main: (n) => { this.main = n; }, side: (n) => { this.side = n; }, layers: (n) => { this.layers = n; },
+    };
+    this.again = () => this.showResult(game(gameOf(this.props.state.room))?.play, this.frameNow, true);
   }
 
   componentDidMount() {
@@ -163,8 +168,7 @@ export class Table extends Component {
 
   render({ state }) {
     const { room, lang, role, code } = state;
-    const play = game(gameOf(room))?.play;
-    const index = game(gameOf(room))?.index;
+    const { play, index } = game(gameOf(room)) || {};
     const L = (k, v) => t(k, lang, v);
     const spectator = role === ROLES.SPECTATOR;
     const me = mySeat(state);
@@ -173,45 +177,39 @@ export class Table extends Component {
     this.frameNow = frame;
     const prompt = ready ? play.prompt(frame) : { kind: "", content: null };
     const playing = room.status === STATUS.PLAYING;
+    const over = room.status === STATUS.OVER;
     const player = role === ROLES.PLAYER;
     const token = player ? loadRoom(code).token : null;
     const canUndo = myTurn(state) && !state.busy && (state.game?.undo || 0) > 0;
-    const lines = [];
-    const ctx = logContext(state);
-    for (const entry of state.log) {
-      const line = logLine(entry, ctx, index?.describe);
-      if (line) lines.push({ entry, line });
-    }
+    const title = ready ? play.status(frame) : "";
+    // the bar's parts are drawn again only when what they show changed (the clock and the away seats tick)
     return h("div", { class: "screen game", "data-screen": "game" },
       h("div", { class: "game-body" },
         h("header", { class: "app-bar game-bar" },
-          h(Brand, { onHome: home, label: "Rajas" }),
-          h("span", { class: "bar-title" }, ready ? play.status(frame) : ""),
-          spectator ? h("span", { class: "badge watching", "data-badge": "spectator" }, glyph("eye", 15), ` ${L("watching")}`) : null,
+          kept("head", `${lang}|${title}|${spectator}`, () => [h(Brand, { onHome: home, label: "Rajas" }), h("span", { class: "bar-title" }, title),
+            spectator ? h("span", { class: "badge watching", "data-badge": "spectator" }, glyph("eye", 15), ` ${L("watching")}`) : null]),
           h(Clock, { room, lang, who: state.game?.pending?.player, mine: myTurn(state) }),
-          spectator ? null : h("span", { class: "undo-slot", "data-undo-slot": "" }, canUndo
-            ? h("button", { type: "button", class: "btn small undo-btn", "data-action": "undo", "aria-label": L("undo_label"), title: L("undo_label"), onClick: () => undo() },
-              h("span", { "aria-hidden": "true" }, "↶ "), L("undo")) : null),
+          spectator ? null : kept("undo", `${lang}|${canUndo}`, () => h("span", { class: "undo-slot", "data-undo-slot": "" }, canUndo
+            ? h("button", { type: "button", class: "btn small undo-btn", "data-action": "undo", "aria-label": L("undo_label"), title: L("undo_label"), onClick: undo },
+              h("span", { "aria-hidden": "true" }, "↶ "), L("undo")) : null)),
           h(AwayBox, { room, lang, host: isHost(state) }),
-          h("span", { class: "spacer" }),
-          room.status === STATUS.OVER ? h("button", { type: "button", class: "btn small", "data-action": "show-result", onClick: () => this.showResult(play, frame, true) }, L("final_scores")) : null,
-          h(HelpButton, { lang }),
-          player && playing ? h(AlertSettings, { lang, menu: true }) : null,
-          player && playing && token ? h(DeviceButton, { lang, link: () => seatLink(code, loadRoom(code).token) }) : null,
-          h(StatusBadge, { state }),
-          h(LangSelect, { lang })),
+          kept("tools", `${lang}|${over}|${player && playing}|${!!token}|${code}`, () => [h("span", { class: "spacer" }),
+            over ? h("button", { type: "button", class: "btn small", "data-action": "show-result", onClick: this.again }, L("final_scores")) : null,
+            h(HelpButton, { lang }),
+            player && playing ? h(AlertSettings, { lang, menu: true }) : null,
+            player && playing && token ? h(DeviceButton, { lang, link: () => seatLink(code, loadRoom(code).token) }) : null]),
+          kept("status", `${lang}|${state.conn}|${state.retryIn}`, () => [h(StatusBadge, { state }), h(LangSelect, { lang })])),
         h("div", { class: `prompt${prompt.kind ? ` ${prompt.kind}` : ""}`, "data-prompt": "", "data-player": prompt.player ?? null,
           // (a style object: the height steady.js gives the box is left as it is)
-          style: { "--seat": prompt.colour || "" }, ref: (n) => { this.prompt = n; } }, prompt.content),
+          style: { "--seat": prompt.colour || "" }, ref: this.refs.prompt }, prompt.content),
         h("div", { class: "game-main" },
-          h("div", { class: "game-left" }, h("div", { class: "board", ref: (n) => { this.main = n; } })),
+          h("div", { class: "game-left" }, h("div", { class: "board", ref: this.refs.main })),
           h("aside", { class: "game-side" },
             ready ? h(Players, { state, me, current: state.game.pending.player, stats: (seat) => (state.game.state.players[seat] ? play.seatStats(frame, seat) : null) }) : null,
             h(EmailCard, { room, role, code, lang, folded: true }),
-            h("div", { class: "board", ref: (n) => { this.side = n; } }),
-            h(Log, { lines, lang })))),
-      h("div", { class: "game-layers", ref: (n) => { this.layers = n; } }),
+            h("div", { class: "board", ref: this.refs.side }),
+            h(Log, { lines: logLines(state, index?.describe), lang })))),
+      h("div", { class: "game-layers", ref: this.refs.layers }),
       h("div", { class: "announce visually-hidden", "aria-live": "polite" }, prompt.announce || ""));
   }
 }
-

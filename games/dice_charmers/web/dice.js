@@ -12,7 +12,7 @@
 // A die to choose is its slot made a button (role, tab stop, Enter or Space); one listener on the tray takes them.
 // A die keeps its node while it stays where it is, its face drawn again only when it shows another one.
 
-import { h, s as el, Component, kept } from "/ui.js";
+import { h, render, s as el, Component, kept } from "/ui.js";
 import { t } from "/i18n.js";
 import { glyph } from "/glyphs.js";
 import { COLOURS, dieFace, inlineSvg, title } from "./icons.js";
@@ -25,8 +25,39 @@ export function faceOf(sheet, state, d) {
   return sheet.dice[d].faces[state.faces[d]];
 }
 
-export function dieSvg(sheet, state, d, lang, size = 52) {
-  return inlineSvg(size, dieFace(sheet.dice[d].colour, faceOf(sheet, state, d), size / 2, size / 2, size / 2 - 3, lang));
+const faces = new Map(); // a die face's key -> its drawing, made once and cloned for every die that shows it
+
+// A die's face in the tray: a die moving between the middle, the elephant and a depot is drawn anew there, and a
+// clone of the face's drawing costs a fraction of making its nodes one by one (docs/benchmarks.md).
+class DieFace extends Component {
+  constructor(props) {
+    super(props);
+    this.ref = (n) => { this.svg = n; };
+  }
+
+  shouldComponentUpdate(next) {
+    return next.k !== this.props.k;
+  }
+
+  componentDidMount() { this.put(); }
+
+  componentDidUpdate() { this.put(); }
+
+  put() {
+    const { k, draw } = this.props;
+    let face = faces.get(k);
+    if (!face) {
+      const box = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      render(draw(), box);
+      face = box.firstChild;
+      faces.set(k, face);
+    }
+    this.svg.replaceChildren(face.cloneNode(true));
+  }
+
+  render({ size }) {
+    return el("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "inline-icon", ref: this.ref });
+  }
 }
 
 // A die's words: its area and its face ("Market: Tea + Silk").
@@ -96,20 +127,28 @@ export class Tray extends Component {
     const rerolled = new Set(state.reroll || []);
     this.chosen = new Map();
 
-    const slot = (d, where) => {
+    // a die's slot is drawn again only when its place, face, option or language changed, and a box of the tray only
+    // when one of its dice or its label did: an update redraws the boxes a die left and entered
+    const slotKey = (d, where) => {
       const opt = keepOpt.get(d) || (karmaMode ? karmaOpt.get(d) : dieOpt.get(d));
       if (opt) this.chosen.set(d, opt);
-      const label = dieLabel(sheet, state, d, lang);
+      return `${d}|${where}|${state.faces[d]}|${opt ? (opt[0] === "keep" ? "keep" : karmaMode ? "karma" : "die") : ""}|${opt?.[0]}|${rerolled.has(d)}`;
+    };
+    const slot = (d, where, k) => kept(d, k, () => {
+      const opt = this.chosen.get(d);
       const kind = opt ? (opt[0] === "keep" ? "keep" : karmaMode ? "karma" : "die") : null;
+      const label = dieLabel(sheet, state, d, lang);
       return h("span", {
-        key: d, "data-die": d, "data-where": where, title: label, "aria-label": label,
+        "data-die": d, "data-where": where, title: label, "aria-label": label,
         class: `die-slot${kind ? ` opt opt-${kind}` : ""}${rerolled.has(d) ? " rerolled" : ""}`,
         role: opt ? "button" : null, tabindex: opt ? "0" : null, "data-kind": opt?.[0], "data-option": opt?.[0],
-      }, kept("face", `${state.faces[d]}|${lang}`, () => dieSvg(sheet, state, d, lang)),
+      }, h(DieFace, { size: 52, k: `${sheet.dice[d].colour}|${JSON.stringify(faceOf(sheet, state, d))}|${lang}`,
+        draw: () => dieFace(sheet.dice[d].colour, faceOf(sheet, state, d), 26, 26, 23, lang) }),
       opt?.[0] === "keep" ? h("span", { class: "die-caption" }, t("keep", lang)) : null);
-    };
-    const dice = (where, place) => state.where.flatMap((w, d) => (w === where && !rerolled.has(d) ? [slot(d, place)] : []));
-
+    });
+    // the dice at a place: [[die, its slot's key]], and a box of them kept while they and `label` are the same
+    const at = (where, place) => state.where.flatMap((w, d) => (w === where && !rerolled.has(d) ? [[d, slotKey(d, place)]] : []));
+    const box = (key, label, held, place, draw) => kept(key, `${lang}|${label}|${held.map((x) => x[1]).join(",")}`, () => draw(held.map(([d, k]) => slot(d, place, k))));
     const me = p.me !== undefined && p.me !== null ? state.players[p.me] : null;
     const karmaLeft = karmaOpt.size && me ? me.karma_gained - me.karma_used : null;
     const passOpt = byKind("pass")[0];
@@ -122,22 +161,26 @@ export class Tray extends Component {
     }
     if (passOpt) actions.push(h("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", onClick: () => this.finish(passOpt) }, t("pass", lang)));
 
+    const middle = at(MIDDLE, "middle");
+    const elephant = at(ELEPHANT, "elephant");
+    const holder = names[state.start_player] ?? "";
+    const again = (state.reroll || []).map((d) => [d, slotKey(d, "reroll")]);
     return h("div", { class: `dice-tray${decided ? " decided" : ""}`, onClick: this.onClick, onKeyDown: this.onKey, ref: this.ref },
       h("div", { class: "tray-top" },
-        h("div", { class: "tray-middle" }, h("div", { class: "tray-label" }, t("middle", lang)), h("div", { class: "tray-dice" }, dice(MIDDLE, "middle"))),
-        h("div", { class: "tray-elephant" }, h("div", { class: "tray-label" }, `${t("elephant", lang)} · ${names[state.start_player] ?? ""}`),
-          h("div", { class: "elephant-box" }, glyph("elephant", 64), dice(ELEPHANT, "elephant")))),
+        box("middle", "", middle, "middle", (slots) => h("div", { class: "tray-middle" }, h("div", { class: "tray-label" }, t("middle", lang)), h("div", { class: "tray-dice" }, slots))),
+        box("elephant", holder, elephant, "elephant", (slots) => h("div", { class: "tray-elephant" }, h("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),
+          h("div", { class: "elephant-box" }, glyph("elephant", 64), slots)))),
       // while rerolling with karma, the two rolled dice are shown in their own box only
-      h("div", { class: "tray-reroll", hidden: !state.reroll },
+      box("reroll", `${!!state.reroll}|${!!rerollOpt}`, again, "reroll", (slots) => h("div", { class: "tray-reroll", hidden: !state.reroll },
         h("div", { class: "tray-label" }, state.reroll ? t("rerolled", lang) : ""),
-        h("div", { class: "tray-dice" }, (state.reroll || []).map((d) => slot(d, "reroll"))),
-        rerollOpt ? h("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onClick: () => this.finish(rerollOpt) }, t("reroll_again", lang)) : null),
+        h("div", { class: "tray-dice" }, slots),
+        rerollOpt ? h("button", { type: "button", class: "action action-reroll", "data-kind": "reroll", "data-option": "reroll", onClick: () => this.finish(this.props.options.find((w) => w[0] === "reroll")) }, t("reroll_again", lang)) : null)),
       h("div", { class: "tray-actions", hidden: !actions.length }, actions),
       h("div", { class: "tray-depots" }, state.players.map((_, seat) => {
-        const held = dice(seat, `depot-${seat}`);
-        return h("div", { key: seat, class: `depot${p.current === seat ? " current" : ""}${p.me === seat ? " me" : ""}`, "data-seat": seat },
+        const cls = `depot${p.current === seat ? " current" : ""}${p.me === seat ? " me" : ""}`;
+        return box(seat, `${cls}|${names[seat]}`, at(seat, `depot-${seat}`), `depot-${seat}`, (slots) => h("div", { class: cls, "data-seat": seat },
           h("div", { class: "tray-label" }, `${t("depot", lang)} · ${names[seat]}`),
-          h("div", { class: "depot-dice" }, held.length ? held : h("span", { class: "depot-empty" }, "–")));
+          h("div", { class: "depot-dice" }, slots.length ? slots : h("span", { class: "depot-empty" }, "–"))));
       })));
   }
 }

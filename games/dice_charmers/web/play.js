@@ -10,7 +10,7 @@
 // sheet in the page, the ones not shown transparent under the one shown (app.css), so that a turn passing restyles
 // and repaints no whole sheet.
 
-import { h, render, Component } from "/ui.js";
+import { h, render, Component, kept } from "/ui.js";
 import { t } from "/i18n.js";
 import { glyph } from "/glyphs.js";
 import { steadyHeight } from "/steady.js";
@@ -22,11 +22,16 @@ import { overlapWords } from "./tracks.js";
 export { prompt, status } from "./prompt.js";
 export { summary, scoreTable } from "./summary.js";
 
+const stats = new WeakMap(); // a player's state -> {key, made}: the numbers drawn once per player and language
+
 // The players list's part of a seat: the elephant by its holder's name, and fame, money, karma and the crossing.
 export function seatStats(frame, seat) {
   const p = frame.game.state.players[seat];
+  const key = `${frame.lang}|${frame.game.state.start_player === seat}`;
+  const was = stats.get(p);
+  if (was && was.key === key) return was.made;
   const L = (k) => t(k, frame.lang);
-  return {
+  const made = {
     marks: frame.game.state.start_player === seat ? [h("span", { class: "holder", title: L("elephant") }, glyph("elephant", 18))] : [],
     stats: [
       h("span", { class: "stat fame", title: L("fame") }, `★ ${p.fame}`),
@@ -35,6 +40,8 @@ export function seatStats(frame, seat) {
       h("span", { class: `stat overlap${p.overlap >= 0 ? " crossed" : ""}`, title: L("overlap") }, overlapWords(p.overlap, frame.lang)),
     ],
   };
+  stats.set(p, { key, made });
+  return made;
 }
 
 // ---- flashes ----------------------------------------------------------------------------------------------
@@ -159,10 +166,10 @@ export class BigSheet extends Component {
     const zoomButton = (action, key, text, onClick) => h("button", { type: "button", class: "btn small zoom-btn", "data-action": action, "aria-label": t(key, lang), title: t(key, lang), onClick }, text);
     return h("div", { class: `sheet-wrap big-sheet${p.parked ? " parked" : ""}`, "data-seat": p.seat, "aria-hidden": p.parked ? "true" : null, ref: this.ref },
       c ? h(p.Choices, { onKeyDown: (ev) => panelKeys(c, ev) }, panel(c, sp)) : null,
-      h("div", { class: "zoom-tools", role: "group", "aria-label": t("sheet_zoom", lang) },
+      kept("zoom", lang, () => h("div", { class: "zoom-tools", role: "group", "aria-label": t("sheet_zoom", lang) },
         zoomButton("zoom-out", "zoom_out", "−", () => this.step(-1)),
         zoomButton("zoom-in", "zoom_in", "+", () => this.step(1)),
-        zoomButton("zoom-fit", "zoom_fit", "⤢", () => this.zoomTo(1))),
+        zoomButton("zoom-fit", "zoom_fit", "⤢", () => this.zoomTo(1)))),
       h("div", { class: "sheet-zoom", "data-zoom": 1, ref: (n) => { this.box = n; } },
         h(Sheet, { sheet: p.sheet, player: p.player, lang, name: p.name, colour: p.colour, active: p.active, layer: c ? layer(c, sp) : null, onClick: this.onTap })),
       h("p", { class: `sheet-legend muted small${this.state.explained ? " explained" : ""}`, role: "status", "data-legend": "" }, this.state.explained || t("legend_tap", lang)));

@@ -8,7 +8,7 @@
 // `frame` is what the table gives the game on every drawing (client_web/README.md, "The game interface"); its
 // `events` are the last update's, so the news stays in the bar until the next update.
 
-import { h } from "/ui.js";
+import { h, kept } from "/ui.js";
 import { t } from "/i18n.js";
 import { glyph } from "/glyphs.js";
 import { bonusIcon, inlineSvg } from "./icons.js";
@@ -19,15 +19,16 @@ export function status(frame) {
   return frame.status === "over" ? t("game_over", frame.lang) : t("round", frame.lang, { n: frame.game.state.round });
 }
 
-// The order in which the players take dice this round, the current pick (and the ones done) marked.
+// The order in which the players take dice this round, the current pick (and the ones done) marked; drawn again only
+// when it changed.
 function pickOrder(state, frame) {
   const order = state.order || [];
   if (!order.length) return null;
   const turn = state.turn ?? 0;
-  return h("ol", { class: "pick-order", "aria-label": t("pick_order", frame.lang), "data-pick-order": order.join(",") },
+  return kept("order", `${order}|${turn}|${frame.names}|${frame.lang}|${frame.colours}`, () => h("ol", { class: "pick-order", "aria-label": t("pick_order", frame.lang), "data-pick-order": order.join(",") },
     order.map((seat, i) => h("li", { key: i, class: `pick${i === turn ? " now" : ""}${i < turn ? " done" : ""}`, style: `--seat:${frame.colours[seat]}`, "aria-current": i === turn ? "step" : null },
       h("span", { class: "pick-name" }, frame.names[seat] ?? "?"),
-      i === turn ? h("span", { class: "visually-hidden" }, ` (${t("pick_now", frame.lang)})`) : null)));
+      i === turn ? h("span", { class: "visually-hidden" }, ` (${t("pick_now", frame.lang)})`) : null))));
 }
 
 // A bonus the last update had to waste, in words.
@@ -75,7 +76,8 @@ export function prompt(frame) {
     try { what = bonusLabel(effectBonus(pending.effect), lang, symbolsOf(frame.sheet)); } catch { what = String(pending.effect[0]); }
   }
   // the icon's place is kept when there is none (an empty, hidden span): the nodes after it keep theirs
-  const icon = pending.effect && pending.effect[0] !== "bonus" ? inlineSvg(30, bonusIcon(effectBonus(pending.effect), 15, 15, 13, lang)) : h("span", { class: "prompt-icon", hidden: true });
+  const effect = pending.effect && pending.effect[0] !== "bonus" ? pending.effect : null;
+  const icon = kept("icon", `${JSON.stringify(effect)}|${lang}`, () => (effect ? inlineSvg(30, bonusIcon(effectBonus(effect), 15, 15, 13, lang)) : h("span", { class: "prompt-icon", hidden: true })));
   const content = [];
   if (mine) {
     let text;
