@@ -8,26 +8,22 @@ import { h, render } from "./ui.js";
 import { t, setLang, loadWords } from "./i18n.js";
 import { STATUS } from "./protocol.js";
 import { dispatch, getState, subscribe, mySeat, myTurn } from "./store.js";
-import { net, route, saveRoom, parseCode, useGame, goHome, watch } from "./session.js";
+import { net, route, seatFromLink, useGame, goHome, watch } from "./session.js";
 import { Home } from "./home.js";
-import { Join, Failed, Loading } from "./join.js";
+import { Join, Failed, Loading, Moved } from "./join.js";
 import { TopBar } from "./bar.js";
-import { Moved, takeSeatFromLink } from "./device.js";
 import { turnAlert, setPageTitle } from "./alerts.js";
-import { seatFromLink } from "./turns.js";
-import { gameOf, game } from "./games.js";
+import { gameOf, game, preload } from "./games.js";
 
-const V = new URL(import.meta.url).search; // the page's version (the static server's ?v=): one module per file
-
-// The screens of a room and what goes with them, loaded with the first room the page opens: each file asked for at
-// once (a list kept by hand: one left out only loads a round trip later, with the file that imports it).
-const ROOM_FILES = ["lobby", "table", "chat", "fairplay", "side", "series", "away", "overlay", "steady", "links"];
-let room = null; // {Lobby, Table, Chat, syncDice, controls} once loaded
+// The screens of a room (room.js), loaded with the first room the page opens (the page's first script asked for their
+// files already on a room's address: index.html).
+let room = null; // the room.js module once loaded
 let roomLoading = null;
 function loadRoomScreens() {
   if (!roomLoading) {
-    roomLoading = Promise.all(ROOM_FILES.map((f) => import(`./${f}.js${V}`))).then(([lobby, table, chat, fairplay, side]) => {
-      room = { Lobby: lobby.Lobby, Table: table.Table, controls: table.controls, Chat: chat.Chat, syncDice: fairplay.syncDice, side };
+    preload("/room.js");
+    roomLoading = import("./room.js").then((m) => {
+      room = m;
       if (drawing) draw(getState());
     }, () => { roomLoading = null; });
   }
@@ -78,7 +74,7 @@ function expose(state) {
   const pending = state.game?.pending;
   const mine = myTurn(state);
   const index = game(gameOf(state.room))?.index;
-  const logLines = room ? room.side.logLines(state, index?.describe).length : 0;
+  const logLines = room ? room.logLines(state, index?.describe).length : 0;
   window.__app = {
     screen: state.screen,
     conn: state.conn,
@@ -116,8 +112,7 @@ function expose(state) {
 // ---- start ---------------------------------------------------------------------------------------------------
 
 const q = new URLSearchParams(location.search);
-seatFromLink((code, token) => { const r = parseCode(`?room=${code}`); if (r) saveRoom(r.code, { token }); });
-takeSeatFromLink(); // an "another device" link: its seat token kept, the address cleaned
+seatFromLink(); // a turn e-mail's or another device's link: its seat token kept, the address cleaned
 const lang = setLang(q.get("lang") || localStorage.getItem("rajas.lang") || (navigator.language || "en").slice(0, 2));
 document.documentElement.lang = lang;
 window.__decideSent = 0;
@@ -126,6 +121,7 @@ window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 net.connect();
 // the words first, the room's screens and game meanwhile
+preload(`/i18n/${lang}.js`);
 if (routeHasRoom()) { loadRoomScreens(); useGame(gameOf(null), true); } else useGame(gameOf(null));
 loadWords(lang).then(() => {
   drawing = true;

@@ -5,24 +5,17 @@
 // shows that the seat moved on; it is not an error. The QR code is made in the page by a maintained encoder
 // (vendor/qrcode.mjs, loaded when the dialog first opens): the link holds a secret, which no server is asked to draw.
 //
-//   takeSeatFromLink()           // at start: a #seat= link keeps its token for the room, once, and leaves the address
-//   h(DeviceButton, {lang, link}) // the button that opens the dialog (link() -> the link, or null)
-//   h(Moved, {lang, spectators, watch, home, bar})
+//   h(DeviceButton, {lang, link})   // the button that opens the dialog (link() -> the link, or null)
+//
+// The link's token is taken at the other device's start (session.js, seatFromLink); the first device then shows
+// "your seat moved" (join.js, Moved).
 
 import { h, render, Component } from "./ui.js";
 import { t } from "./i18n.js";
-import { CopyButton, tokenFromLink } from "./links.js";
-import { saveRoom, movingTo } from "./session.js";
+import { CopyButton } from "./links.js";
 
 export function seatLink(code, token) {
   return `${location.origin}/?room=${encodeURIComponent(code)}#seat=${encodeURIComponent(token)}`;
-}
-
-export function takeSeatFromLink() {
-  const link = tokenFromLink("seat", (token) => /^[A-Za-z0-9_-]{8,128}$/.test(token));
-  if (!link) return;
-  saveRoom(link.room, { token: link.token });
-  movingTo(link.room);
 }
 
 // The QR code of `text` (its UTF-8 bytes, error correction M, the smallest version that holds them) as an <svg> of
@@ -90,15 +83,4 @@ export function DeviceButton({ lang, link }) {
   return h("button", { type: "button", class: "btn small device-btn", "data-action": "another-device", "aria-haspopup": "dialog",
     "aria-label": t("device_open", lang), title: t("device_open", lang), onClick: () => { const l = link(); if (l) deviceDialog(lang, l); } },
   phoneMark(), h("span", { class: "device-label" }, t("device_short", lang))); // (the name says it whole and contains it)
-}
-
-// What the first device shows once its seat moved: not an error, and the way on from here.
-export function Moved({ lang, watch, home, spectators, bar }) {
-  return h("div", { class: "screen moved", "data-screen": "moved" }, bar,
-    h("main", { class: "home-main narrow" }, h("section", { class: "card moved-card", role: "status" },
-      h("h2", null, t("moved_title", lang)),
-      h("p", null, t("moved_text", lang)),
-      h("div", { class: "actions" },
-        spectators ? h("button", { type: "button", class: "btn", "data-action": "moved-watch", onClick: watch }, t("watch", lang)) : null,
-        h("button", { type: "button", class: "btn primary", "data-action": "moved-home", onClick: home }, t("moved_home", lang))))));
 }

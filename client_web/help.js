@@ -3,14 +3,13 @@
 
 import { h } from "./ui.js";
 import { t } from "./i18n.js";
-import { openOverlay } from "./overlay.js";
 import { getState } from "./store.js";
 import { gameOf, loadGame } from "./games.js";
 
 async function openHelp() {
   const { lang, room, sheet } = getState();
   const { index } = await loadGame(gameOf(room), lang);
-  const content = await index.help(lang, room ? sheet : null);
+  const [content, { openOverlay }] = await Promise.all([index.help(lang, room ? sheet : null), import("./overlay.js")]);
   openOverlay(content, { "data-overlay": "help" }, { dialog: true, label: t("how_to_play", lang), card: "help-card" });
 }
 

@@ -1,7 +1,7 @@
 // The screens at a room's door: the join screen (take a seat or watch; the invite link opened mid-game offers, where
 // the host allows it (room setting `takeover`), the seats whose players left: "Take over Ben's seat", a new seat
-// token for this browser, the old one stops working), the error screen (a room that is gone), and the wait while
-// the page joins.
+// token for this browser, the old one stops working), the error screen (a room that is gone), the wait while the
+// page joins, and what a device shows once its seat moved to another (device.js): not an error, and the way on.
 
 import { h } from "./ui.js";
 import { t } from "./i18n.js";
@@ -63,4 +63,14 @@ export function Failed({ state }) {
 export function Loading({ state }) {
   return h("div", { class: "screen loading", "data-screen": "loading" }, h(TopBar, { state, onHome: goHome }),
     h("main", { class: "home-main narrow" }, h("div", { class: "spinner" })));
+}
+
+export function Moved({ lang, watch, home, spectators, bar }) {
+  return h("div", { class: "screen moved", "data-screen": "moved" }, bar,
+    h("main", { class: "home-main narrow" }, h("section", { class: "card moved-card", role: "status" },
+      h("h2", null, t("moved_title", lang)),
+      h("p", null, t("moved_text", lang)),
+      h("div", { class: "actions" },
+        spectators ? h("button", { type: "button", class: "btn", "data-action": "moved-watch", onClick: watch }, t("watch", lang)) : null,
+        h("button", { type: "button", class: "btn primary", "data-action": "moved-home", onClick: home }, t("moved_home", lang))))));
 }

@@ -1,13 +1,12 @@
 // The page's dealings with the server: the connection (net.js) and what the player does that goes to the server
 // (join, create a room, decide, undo, leave, settings, chat, ...), the seat and host tokens kept per room in
-// localStorage (rajas.room.<code>), and the page's navigation between rooms. What it learns it dispatches to the
-// store (store.js); the views call these functions.
+// localStorage (rajas.room.<code>) and those a link brings, and the page's navigation between rooms. What it learns
+// it dispatches to the store (store.js); the views call these functions.
 
 import { Net } from "./net.js";
 import { MSG, ROLES, STATUS, SETTINGS } from "./protocol.js";
 import { t, getLang, setLang, loadWords } from "./i18n.js";
 import { dispatch, getState } from "./store.js";
-import { confirmDialog } from "./confirm.js";
 import { loadGame, gameOf } from "./games.js";
 
 // ---- what this browser keeps: a seat token and host token per room -------------------------------------------
@@ -47,16 +46,38 @@ export function isHost(state = getState()) {
   return !!stored().host_token && room.seats.some((s) => s.id === seatId);
 }
 
-const MOVING = "rajas.moving"; // sessionStorage: the room code whose next join moves the seat here (device.js)
+// A seat token carried by a link, /?room=CODE#NAME=TOKEN: the token rides in the fragment, which browsers never send
+// to a server, so no access log holds it. {room, token} when the address has both (and `valid(token)`), the token
+// then taken off the address bar; null otherwise.
+function tokenFromLink(name, valid = () => true) {
+  const room = new URLSearchParams(location.search).get("room");
+  const token = new URLSearchParams(location.hash.slice(1)).get(name);
+  if (!room || !token || !valid(token)) return null;
+  history.replaceState(null, "", `${location.pathname}${location.search}`);
+  return { room, token };
+}
+
+// At start: a turn e-mail's link (#resume=TOKEN) or an "another device" link (#seat=TOKEN, device.js) keeps its seat
+// token for the room; the latter's next join asks the server to move the seat here.
+export function seatFromLink() {
+  const resume = tokenFromLink("resume");
+  const moved = resume ? null : tokenFromLink("seat", (token) => /^[A-Za-z0-9_-]{8,128}$/.test(token));
+  const link = resume || moved;
+  const r = link && parseCode(`?room=${link.room}`);
+  if (!r) return;
+  saveRoom(r.code, { token: link.token });
+  if (moved) {
+    try { sessionStorage.setItem(MOVING, r.code); } catch { /* the join then resumes without moving */ }
+  }
+}
+
+const MOVING = "rajas.moving"; // sessionStorage: the room code whose next join moves the seat here
 
 // {move: true} for the next join of a room opened by an "another device" link, else {}.
 function moveFlag(code) {
   let moving = null;
   try { moving = sessionStorage.getItem(MOVING); } catch { moving = null; }
   return moving && moving === code ? { move: true } : {};
-}
-export function movingTo(code) {
-  try { sessionStorage.setItem(MOVING, code); } catch { /* the join then resumes without moving */ }
 }
 function moveDone() {
   try { sessionStorage.removeItem(MOVING); } catch { /* nothing kept */ }
@@ -271,6 +292,7 @@ export function watch() {
 async function leaveAllowed() {
   const { role, room, lang } = getState();
   if (role !== ROLES.PLAYER || room?.status !== STATUS.PLAYING) return true;
+  const { confirmDialog } = await import("./confirm.js");
   return confirmDialog(lang, { title: t("leave_title", lang), text: t("leave_text", lang), yes: t("leave_yes", lang) });
 }
 

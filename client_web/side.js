@@ -102,7 +102,7 @@ export class Log extends Component {
   constructor(props) {
     super(props);
     this.list = null;
-    this.inSight = true; // (until the observer says otherwise)
+    this.inSight = false; // (until the observer's first word, after the screen is first shown: the lines wait for it)
     this.atEnd = true;
     this.first = 0; // the index of the first entry drawn
     this.onScroll = () => {

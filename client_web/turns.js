@@ -7,7 +7,6 @@ import { h, Component } from "./ui.js";
 import { glyph } from "./glyphs.js";
 import { t } from "./i18n.js";
 import { MSG, ROLES, STATUS } from "./protocol.js";
-import { tokenFromLink } from "./links.js";
 import { net, send } from "./session.js";
 
 export const LIMITS = [1, 6, 12, 24, 48, 72, 168, 336]; // hours per turn offered (the protocol allows 1 to 336)
@@ -122,11 +121,4 @@ export class EmailCard extends Component {
     // in a game's side column, folded (players come and go: an address may be given at any time)
     return folded ? h("details", { class: "email-details card" }, h("summary", null, L("turns_email")), form) : form;
   }
-}
-
-// A link from a turn e-mail (?room=CODE#resume=TOKEN, links.js): the seat token, kept like any seat's, leaves the
-// address bar.
-export function seatFromLink(remember) {
-  const link = tokenFromLink("resume");
-  if (link) remember(link.room, link.token);
 }

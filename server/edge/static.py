@@ -8,18 +8,23 @@ every import of a JavaScript module written as a string ("./x.js", "../x.js", "/
 digest of all the files served: a versioned request is cached for a year (`immutable`), anything else is revalidated
 by its ETag (`no-cache`, 304 when unchanged). A page's `<head>` gets a `modulepreload` link for every module its
 module scripts import statically, however deep, so that the browser asks for them all at once instead of one
-level of imports per round trip. Only the page's own kinds of files are served; Python files, READMEs, the demo
-page and its fixtures are not (404), nor any path with a dot segment or over MAX_PATH characters.
+level of imports per round trip, and the import graph of every module (`<script type="application/json" id="modules">`:
+the files, and each one's static imports and the modules it may load by name), so that the page asks for all a module
+needs at once when it loads one later (client_web/games.js, preload). Only the page's own kinds of files are served;
+Python files, READMEs, the demo page and its fixtures are not (404), nor any path with a dot segment or over MAX_PATH
+characters.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from starlette.types import Receive, Scope, Send
 
@@ -45,6 +50,7 @@ _JS_IMPORT = re.compile(rf"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])({_MODULE})(\2)
 # a static import or re-export (not `import()`), its module named with or without its version
 _VERSIONED = rf"({_MODULE})(?:\?v=\w+)?"
 _JS_STATIC = re.compile(rf"""(?:^|[;\n}}])\s*(?:import|export)\b[^;'"()]*?(?:\bfrom\s*)?(["']){_VERSIONED}\1""")
+_JS_DYNAMIC = re.compile(rf"""\bimport\(\s*(["']){_VERSIONED}\1\s*\)""")  # an `import()` of a module named by a string
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,20 @@ def static_imports(path: str, files: dict[str, bytes]) -> list[str]:
     return list(seen)
 
 
+def import_graph(files: dict[str, bytes]) -> dict[str, list[Any]]:
+    """Every module's direct imports, as indexes into `files`: those it loads statically and those it may load by a
+    literal name (an `import("./x.js")`; modules named by a computed name are not seen)."""
+    names = sorted(n for n in files if n.endswith((".js", ".mjs")))
+    at = {n: i for i, n in enumerate(names)}
+
+    def deps(name: str, pattern: re.Pattern[str]) -> list[int]:
+        found = (_resolve(name, m[2]) for m in pattern.finditer(files[name].decode()))
+        return sorted({at[d] for d in found if d in at})
+
+    static = [deps(n, _JS_STATIC) for n in names]
+    return {"files": names, "static": static, "dynamic": [deps(n, _JS_DYNAMIC) for n in names]}
+
+
 class ClientFiles:
     def __init__(self, directory: Path, games: Path | None = None) -> None:
         if games is None:
@@ -124,11 +144,16 @@ class ClientFiles:
             self.files[name] = File(data, smaller, CONTENT_TYPES[suffix], etag)
 
     def _page(self, html: str, raw: dict[str, bytes]) -> str:
-        """A page with its links versioned and a modulepreload link for each module its module scripts import."""
+        """A page with its links versioned, a modulepreload link for each module its module scripts import, and the
+        import graph of all the modules."""
         preload: dict[str, None] = {}
-        for entry in _HTML_MODULE.findall(html):
+        entries = _HTML_MODULE.findall(html)
+        for entry in entries:
             preload.update(dict.fromkeys(static_imports(entry, raw)))
         links = "".join(f'<link rel="modulepreload" href="{m}?v={self.version}">\n' for m in preload if m in raw)
+        if entries:
+            graph = json.dumps(import_graph(raw), separators=(",", ":"))
+            links += f'<script type="application/json" id="modules">{graph}</script>\n'
         html = _HTML_LINK.sub(lambda m: f"{m[1]}{m[2]}?v={self.version}{m[3]}", html)
         return html.replace("</head>", f"{links}</head>", 1) if links else html
 

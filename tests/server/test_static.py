@@ -4,6 +4,7 @@ but the page's own files served."""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from pathlib import Path
 
@@ -113,6 +114,13 @@ def test_a_game_is_served_under_play_and_a_page_preloads_every_module_it_imports
     # the static imports, however deep (a dynamic import is left for when it is asked for), before </head>
     assert preloaded == [f"/a.js?v={v}", f"/vendor/lib.mjs?v={v}"]
     assert page.index("modulepreload") < page.index("</head>") and f'href="/app.css?v={v}"' in page
+    # and the import graph, for the modules the page loads later: each one's static imports, and those it may load
+    graph = json.loads(re.search(r'<script type="application/json" id="modules">(.*?)</script>', page)[1])
+    files = graph["files"]
+    names = lambda ids: [files[i] for i in ids]  # noqa: E731
+    edges = {f: (names(graph["static"][n]), names(graph["dynamic"][n])) for n, f in enumerate(files)}
+    assert edges["/app.js"] == (["/a.js"], ["/later.js"]) and edges["/later.js"] == (["/a.js"], [])
+    assert edges["/play/cards/index.js"] == (["/play/cards/i18n/en.js", "/vendor/lib.mjs"], [])
     assert f'from "./vendor/lib.mjs?v={v}"' in http.get("/a.js").text
     assert f'import("./later.js?v={v}")' in http.get("/app.js").text
     game = http.get(f"/play/cards/index.js?v={v}")

@@ -85,5 +85,6 @@ def test_the_svg_has_a_quiet_zone_and_a_name(page: Any, base_url: str) -> None:
     assert drawn["name"] == "Scan me" and drawn["role"] == "img"
     # a reader finds nothing once a third of the rows are gone, beyond the error correction: the reading can fail
     runs = re.findall(r"M\d+ (\d+)h\d+v1h-\d+z", drawn["d"])
-    kept = [r for r, y in zip(re.findall(r"M\d+ \d+h\d+v1h-\d+z", drawn["d"]), runs, strict=True) if not 14 <= int(y) <= 24]
+    steps = re.findall(r"M\d+ \d+h\d+v1h-\d+z", drawn["d"])
+    kept = [step for step, y in zip(steps, runs, strict=True) if not 14 <= int(y) <= 24]
     assert read(dict(drawn, d="".join(kept))) == []

@@ -15,9 +15,6 @@ const V = new URL(import.meta.url).search;
 // The game's words in one language: a module whose default export is the catalogue (i18n/<lang>.js).
 export const words = (lang) => import(`./i18n/${lang}.js${V}`);
 
-// The game's styles, for a <link rel="stylesheet"> the table puts before its own.
-export const styles = new URL(`./game.css${V}`, import.meta.url).href;
-
 // The board and what the game screen shows of the game (play.js): createView, prompt, status, seatStats, summary.
 export const play = () => import("./play.js");
 

@@ -255,14 +255,12 @@ export function createView({ main, side }, first) {
     ], sheetsBox);
 
     // the small sheets: every player but me (a spectator sees all of them, the one to move marked), so the grid never
-    // changes its cells as the turn passes
-    render(h("section", { class: "others-box" },
-      h("h2", null, me !== null ? t("other_players", lang) : t("players", lang)),
-      h("div", { class: "others-grid" }, state.players.map((player, seat) => (seat === me ? null : h("button", {
-        key: seat, type: "button", class: `other${pending.player === seat ? " current" : ""}`, "data-seat": seat, title: t("enlarge", lang),
-        "aria-label": `${frame.names[seat]}: ${t("enlarge", lang)}`, onClick: () => enlarge(seat),
-      }, h("div", { class: "sheet-wrap compact", "data-seat": seat },
-        h(Sheet, { key: lang, sheet: frame.sheet, player, lang, name: frame.names[seat], colour: frame.colours[seat], compact: true, active: pending.player === seat }))))))), side);
+    // changes its cells as the turn passes; the first time after the rest is shown (on a phone drawing them all took
+    // as long as the rest of the screen)
+    if (!view.drawn) {
+      view.drawn = true;
+      requestAnimationFrame(() => setTimeout(() => { if (!view.gone) others(view.frame); }, 0));
+    } else others(frame);
 
     if (frame.events && frame.events !== view.animated) {
       view.animated = frame.events;
@@ -270,10 +268,23 @@ export function createView({ main, side }, first) {
     }
   }
 
+  function others(frame) {
+    const { game, lang, me } = frame;
+    const { state, pending } = game;
+    render(h("section", { class: "others-box" },
+      h("h2", null, me !== null ? t("other_players", lang) : t("players", lang)),
+      h("div", { class: "others-grid" }, state.players.map((player, seat) => (seat === me ? null : h("button", {
+        key: seat, type: "button", class: `other${pending.player === seat ? " current" : ""}`, "data-seat": seat, title: t("enlarge", lang),
+        "aria-label": `${frame.names[seat]}: ${t("enlarge", lang)}`, onClick: () => enlarge(seat),
+      }, h("div", { class: "sheet-wrap compact", "data-seat": seat },
+        h(Sheet, { key: lang, sheet: frame.sheet, player, lang, name: frame.names[seat], colour: frame.colours[seat], compact: true, active: pending.player === seat }))))))), side);
+  }
+
   draw(first);
   return {
     update: draw,
     destroy() {
+      view.gone = true;
       stop();
       render(null, trayBox);
       render(null, sheetsBox);
