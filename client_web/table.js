@@ -137,7 +137,10 @@ export class Table extends Component {
       this.view.update(frame);
     }
     controls.ready = frame.mine;
-    if (frame.mine) settleFocus(this.main.parentNode, this.prompt); // (the options are all in the left column)
+    // the options brought into view once, when they are drawn (a drawing of the same options leaves the page as it is)
+    const drawn = frame.mine ? frame.game.pending : null;
+    if (drawn && drawn !== this.settled) settleFocus(this.main.parentNode, this.prompt); // (they are all in the left column)
+    this.settled = drawn;
     this.showResult(play, frame);
   }
 

@@ -52,6 +52,7 @@ export class Choice {
     this.which = null; // the options among which the player picks the bonus to use
     this.done = false;
     this.refocus = false; // a keyboard user who chose in the panel keeps the focus there, on what comes next
+    this.version = 0; // counts the changes: what is drawn of the same version is the same
   }
 
   get any() {
@@ -61,6 +62,7 @@ export class Choice {
   finish(w) {
     if (this.done) return;
     this.done = true;
+    this.version += 1;
     this.redraw();
     this.onDecide(w);
   }
@@ -95,6 +97,7 @@ export class Choice {
   }
 
   changed() {
+    this.version += 1;
     const active = document.activeElement;
     this.refocus = !active || active === document.body || !!active.closest?.("[data-panel=choices]");
     this.redraw();

@@ -100,6 +100,7 @@ export class BigSheet extends Component {
     this.choiceFor = null;
     this.box = null;
     this.ref = (n) => { this.root = n; };
+    this.keys = (ev) => { if (this.choice) panelKeys(this.choice, ev); };
     this.onTap = (ev) => {
       for (let n = ev.target; n && n !== ev.currentTarget; n = n.parentNode) {
         const tt = n.querySelector?.(":scope > title");
@@ -163,15 +164,20 @@ export class BigSheet extends Component {
     }
     const c = this.choice;
     const sp = { sheet: p.sheet, player: p.player, lang, pool: p.pool, effect: p.effect, faces: p.faces };
+    // the options over the sheet and in the panel, drawn again only when the choice or what they show changed: the
+    // same layer leaves the sheet as it is
+    const drawn = this.drawn;
+    const same = drawn && c && drawn.c === c && drawn.version === c.version && drawn.player === p.player && drawn.lang === lang;
+    if (c && !same) this.drawn = { c, version: c.version, player: p.player, lang, layer: layer(c, sp), panel: panel(c, sp), n: (drawn?.n || 0) + 1 };
     const zoomButton = (action, key, text, onClick) => h("button", { type: "button", class: "btn small zoom-btn", "data-action": action, "aria-label": t(key, lang), title: t(key, lang), onClick }, text);
     return h("div", { class: `sheet-wrap big-sheet${p.parked ? " parked" : ""}`, "data-seat": p.seat, "aria-hidden": p.parked ? "true" : null, ref: this.ref },
-      c ? h(p.Choices, { onKeyDown: (ev) => panelKeys(c, ev) }, panel(c, sp)) : null,
+      c ? h(p.Choices, { onKeyDown: this.keys }, kept("panel", this.drawn.n, () => this.drawn.panel)) : null,
       kept("zoom", lang, () => h("div", { class: "zoom-tools", role: "group", "aria-label": t("sheet_zoom", lang) },
         zoomButton("zoom-out", "zoom_out", "−", () => this.step(-1)),
         zoomButton("zoom-in", "zoom_in", "+", () => this.step(1)),
         zoomButton("zoom-fit", "zoom_fit", "⤢", () => this.zoomTo(1)))),
       h("div", { class: "sheet-zoom", "data-zoom": 1, ref: (n) => { this.box = n; } },
-        h(Sheet, { sheet: p.sheet, player: p.player, lang, name: p.name, colour: p.colour, active: p.active, layer: c ? layer(c, sp) : null, onClick: this.onTap })),
+        h(Sheet, { sheet: p.sheet, player: p.player, lang, name: p.name, colour: p.colour, active: p.active, layer: c ? this.drawn.layer : null, onClick: this.onTap })),
       h("p", { class: `sheet-legend muted small${this.state.explained ? " explained" : ""}`, role: "status", "data-legend": "" }, this.state.explained || t("legend_tap", lang)));
   }
 }
