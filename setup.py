@@ -3,12 +3,13 @@
     pip install mypy setuptools wheel .
     RAJAS_COMPILE=1 pip install --no-build-isolation --no-deps --force-reinstall .
 
-compiles the modules on the path of every decision with mypyc: the rules engine's and the server's (the
-same source, typed; see docs/benchmarks.md for what it buys). It needs gcc, the Python headers, mypy and the
-package's dependencies in the installing environment (mypy follows the compiled modules' imports into them:
-hence the pure package first), and is meant for deployment images (deploy/Dockerfile), never for an editable
-install, where the compiled modules would hide edits of the source. Without RAJAS_COMPILE the package is
-pure Python, as always.
+compiles the pure, synchronous modules on the path of every decision with mypyc: the rules engine's, the
+generator, and the server's room changes and views (the same source, typed; see docs/benchmarks.md for what it
+buys). Nothing asynchronous is compiled, so no coroutine depends on how mypyc compiles one. It needs gcc, the
+Python headers, mypy and the package's dependencies in the installing environment (mypy follows the compiled
+modules' imports into them: hence the pure package first), and is meant for deployment images
+(deploy/Dockerfile), never for an editable install, where the compiled modules would hide edits of the source.
+Without RAJAS_COMPILE the package is pure Python, as always.
 """
 
 from __future__ import annotations
@@ -20,21 +21,17 @@ from pathlib import Path
 from setuptools import setup
 
 # Folder -> the modules of it that are compiled. Left interpreted: the engine's sheet.py (pydantic models,
-# loaded once) and errors.py (exception classes with class attributes); the protocol's pydantic messages and
-# client; the server's app (Starlette routes), start-up, command line, logs and `rajas bots` (the benchmarks
-# live in bench/, outside the server), and
-# frozen.py (its read-only dict must stay a Python class: compiled code would write into a native one).
+# loaded once) and errors.py (exception classes with class attributes); the game interface and each game's
+# plug-in (games/*/game.py: subclasses of an abstract class); the protocol's pydantic messages and client;
+# everything asynchronous in the server, its metrics (prometheus-client's classes) and budgets (their refusals
+# subclass the protocol's exception); and frozen.py (its read-only dict must stay a Python class: compiled code
+# would write into a native one).
 COMPILED = {
     "games": ("rng",),
     "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",
                                    "state", "tracks", "turns", "undo"),
-    "server": ("edge/connection", "edge/inbox", "edge/session", "edge/transport/base", "edge/transport/fast",
-               "metrics", "rooms/changes", "rooms/encoding", "rooms/hub", "rooms/json_text", "rooms/local_room",
-               "rooms/milestones", "rooms/modes", "rooms/packed", "rooms/room", "rooms/room_tasks", "rooms/rooms",
-               "rooms/seat_moves", "rooms/snapshots", "rooms/state_text", "rooms/turn_undo", "rooms/undo",
-               "rooms/update_text", "rooms/views", "rooms/watchdog", "storage/memory_store",
-               "storage/redis_channels", "storage/redis_cluster", "storage/redis_pipe", "storage/redis_store",
-               "storage/store"),
+    "server": ("frames", "rooms/changes", "rooms/lobby_changes", "rooms/room", "rooms/seat_moves", "rooms/series",
+               "rooms/turn_rules", "rooms/undo", "rooms/views"),
     "protocol": ("codec",),
 }  # fmt: skip
 STAGED = ("games", "server", "protocol", "client_web")  # the rajas.* packages, for mypy to follow imports

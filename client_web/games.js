@@ -37,7 +37,7 @@ export function preload(url, { dynamic = false } = {}) {
 const loading = new Map(); // id -> the promise of its index module
 const loaded = new Map(); // id -> {index, play}: what has come
 
-// The room's game: its settings' `game`, or the first game (the rooms of today's server do not say).
+// The room's game: its settings' `game`, or the first game where they name none.
 export function gameOf(room) {
   const id = room?.settings?.game;
   return GAMES.includes(id) ? id : GAMES[0];

@@ -321,8 +321,8 @@ class Client:
 def with_players(game: Any, before: Any) -> Any:
     """An update's game view with its players whole: an update names only the players whose sheets changed
     (None for the others, who are as in the version before, which the client holds)."""
-    players = game["state"]["players"] if game and game.get("state") else None
-    if not players or None not in players:
+    players = game["state"].get("players") if game and game.get("state") else None
+    if not isinstance(players, list) or None not in players:
         return game
     was = before["state"]["players"] if before and before.get("state") else []
     game["state"]["players"] = [p if p is not None else was[i] for i, p in enumerate(players)]

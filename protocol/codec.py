@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import json.scanner
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
+import orjson
 from pydantic import ValidationError
 
 from .errors import ProtocolError
@@ -37,23 +35,9 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-# One encoder (json.dumps with any option builds a new one per call); what is sent is plain data built by the
-# server, never circular, so the check for cycles is left out. Its C part is made once too, with the arguments
-# JSONEncoder.encode passes it on every call (where CPython's json has no C part, the encoder itself is used).
-_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-_make_c: Callable[..., Callable[[Any, int], Iterable[str]]] | None = getattr(json.encoder, "c_make_encoder", None)
-_C_JSON = (
-    None
-    if _make_c is None
-    else _make_c(None, _JSON.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
-)
-
-
 def to_json(obj: Any) -> str:
-    """`json.dumps(obj, separators=(",", ":"))`, the same text, without building an encoder per call."""
-    if _C_JSON is None or isinstance(obj, str):
-        return _JSON.encode(obj)
-    return "".join(_C_JSON(obj, 0))
+    """The JSON text of plain data (tuples written as arrays), by orjson."""
+    return orjson.dumps(obj).decode()
 
 
 MAX_ID = 2**53  # integer ids are below this (JavaScript's exact integers); a larger one cannot be answered
@@ -83,22 +67,9 @@ def decode_obj(frame: bytes | str) -> Any:
         raise ProtocolError("malformed_frame", "not a msgpack (binary) or JSON (text) frame") from None
 
 
-# (What json.loads reads with: the scanner of a default decoder, its C one where there is one.)
-_scan: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
-
-
 def _loads(text: str) -> Any:
-    """`json.loads(text)`: a message as clients write it (an object, nothing around it) read by json's scanner
-    directly, without the Python layers of `loads` around it (most of the cost of a small message); anything
-    else, and every error, by `json.loads` itself."""
-    if text[:1] == "{":
-        try:
-            obj, end = _scan(text, 0)
-        except StopIteration:
-            return json.loads(text)
-        if end == len(text):
-            return obj
-    return json.loads(text)
+    """A text frame as JSON (RFC 8259, by orjson: NaN, Infinity and numbers past 64 bits are not JSON)."""
+    return orjson.loads(text)
 
 
 _DECIDE_KEYS = frozenset(("type", "id", "decision", "v"))

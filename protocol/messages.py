@@ -32,8 +32,13 @@ class _In(BaseModel):
 
 
 class RoomSettings(_In):
+    """The platform's settings of a room, its game, and that game's own settings beside them (the Dice Charmers'
+    `sheet`), which the server has the game check (games/interface.py `Game.options`)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    game: str | None = Field(default=None, max_length=32)  # the game's id; None: the server's first game
     seats: int = Field(default=4, ge=2, le=5)
-    sheet: Literal["sun", "moon"] | dict[str, Any] = "sun"  # a dict is a custom sheet file
     spectators: bool = True
     turn_clock: float | None = Field(default=None, ge=0.05, le=3600)  # seconds per turn; None: no clock
     grace: float = Field(default=60.0, ge=0.05, le=86400)  # seconds a dropped seat waits before the bot plays it

@@ -59,12 +59,15 @@ class SeatView(_Msg):
     ready: bool = False  # "play again": set by the seat's player after a game or in the lobby, cleared at each start
 
 
-class SeriesSeat(_Msg):
+class SeriesSeat(BaseModel):
+    """A seat's line in the series table: its wins, and the sums its game keeps over the finished games (the Dice
+    Charmers: `overlap` and `fame`)."""
+
+    model_config = ConfigDict(extra="allow")
+
     id: str  # the seat's id
     name: str
     wins: int = Field(ge=0)  # games won, a shared win counting as a win for each winner (docs/rules-decisions.md)
-    overlap: float  # the seat's overlap summed over the series' finished games
-    fame: int  # fame summed over the series' finished games
 
 
 class SeriesView(_Msg):
@@ -78,21 +81,24 @@ class SeriesView(_Msg):
 class RoomView(_Msg):
     code: str  # the spectator code: the invite code is only in the create_room reply and players' join replies
     status: Literal["lobby", "playing", "over"]
-    settings: dict[str, Any]  # RoomSettings, a custom sheet replaced by {"custom": name}
+    settings: dict[str, Any]  # RoomSettings with `game` and the game's own settings as it shows them
     seats: list[SeatView]
     host: str | None  # seat id of the host, None while the host is not seated
     spectators: int = Field(ge=0)
     commitment: str | None  # sha256 of the dice seed, published when the room is created
     seed: str | None  # revealed when the game is over
     deadline: float | None  # unix time the turn clock runs out
-    auto: list[int] | None  # [round, turn, seat]: the bot finishes this timed-out turn
+    auto: list[int] | None  # [turn, seat]: the bot finishes this timed-out turn (the turn as the game counts it)
     series: SeriesView | None = None  # the series table (rematch)
     turn_began: float | None = None  # unix time the current turn began (while a game is in play)
 
 
 class GameView(_Msg):
-    state: dict[str, Any]  # GameState.to_dict() without the generator state
-    pending: dict[str, Any]  # engine.pending(): who decides, in which phase, with which options
+    """The game as one audience sees it (games/interface.py `Game.view`), and what the platform adds."""
+
+    state: dict[str, Any]  # the game's state as this audience may see it (the Dice Charmers: all of it but the dice
+    # generator; with `null` for each player an update leaves as it was)
+    pending: dict[str, Any]  # who decides, in which phase, and (for the seat to move) with which options
     undo: int = Field(default=0, ge=0)  # decisions the player to move may take back now (0: none, or undo off)
 
 
@@ -143,8 +149,8 @@ class Snapshot(_Msg):
     v: int = Field(ge=0)
     room: RoomView
     game: GameView | None
-    sheet: dict[str, Any] | None  # the sheet file clients draw from; None when the client holds it
-    sheet_digest: str  # the room's sheet's digest (engine Sheet.digest)
+    sheet: Any  # the game's components clients draw with (the Dice Charmers' sheet file); None when held already
+    sheet_digest: str  # the components' digest
     recent: list[RecentUpdate] | None = None  # the last ~50 updates, oldest first
     chat: ChatView | None = None  # the room's chat
 

@@ -5,15 +5,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from rajas.server.config import SERVE, ConfigError, env_default, help_for
+from rajas.games.registry import DEFAULT, GAMES
+from rajas.server.config import FIELDS, ConfigError, help_for, load
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from rajas.bench.simulate import simulate
+    if args.game == "card_game":
+        from rajas.games.card_game.simulate import simulate as simulate_cards
 
-    result = simulate(args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast)
+        if not 2 <= args.players <= 4:
+            print("rajas simulate: the card game is for 2-4 players", file=sys.stderr)
+            return 2
+        result = simulate_cards(args.players, args.games, seed=args.seed, bot=args.bot, check=not args.fast)
+        result.setdefault("error_samples", [])
+    else:
+        from rajas.bench.simulate import simulate
+
+        result = simulate(args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast)
     if args.json:
         print(json.dumps(result))
     else:
@@ -26,56 +37,49 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from rajas.server.edge.connection import Limits
-    from rajas.server.rooms.sheet_cache import SHEETS
+    from rajas.server.rooms.room import COMPONENTS
     from rajas.server.serve import serve
 
-    SHEETS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE, as the cache read at import)
+    try:
+        settings = load({flag: getattr(args, flag, None) for flag in FIELDS})
+    except ConfigError as e:
+        print(f"rajas serve: {e}", file=sys.stderr)
+        return 2
+    COMPONENTS.limit = max(1, settings.sheet_cache)  # (its default is RAJAS_SHEET_CACHE)
 
-    if args.log_format not in ("json", "text"):
+    if settings.log_format not in ("json", "text"):
         print("rajas serve: --log-format is json or text", file=sys.stderr)
         return 2
-    if args.transport not in ("fast", "standard"):
+    if settings.transport not in ("fast", "standard"):
         print("rajas serve: --transport is fast or standard", file=sys.stderr)
         return 2
-    if not 0 <= args.bot_pace < args.stall:  # (a paced bot must not look stalled to the other nodes)
+    if not 0 <= settings.bot_pace < settings.stall:  # (a paced bot must not look stalled to the other nodes)
         print("rajas serve: --bot-pace is 0 or more and less than --stall", file=sys.stderr)
         return 2
-    limits = Limits(
-        rate=args.rate,
-        burst=args.burst,
-        queue=args.queue,
-        queue_bytes=args.queue_bytes,
-        strikes=args.strikes,
-        max_body=args.max_body,
-        max_head=args.max_head,
-        handshake_timeout=args.handshake_timeout,
-        rooms_per_minute=args.rooms_per_minute,
-        max_rooms=args.max_rooms,
-        room_window=args.room_ttl,
-        conns_per_address=args.conns_per_address,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        chat_per_minute=args.chat_per_minute,
-        chat_spectators_per_minute=args.chat_spectators_per_minute,
-    )
-    serve(args, limits)
+    serve(settings)
     return 0
 
 
 def _bots(args: argparse.Namespace) -> int:
     import asyncio
 
-    from rajas.server.bots_run import run_bots
+    from rajas.bench.bots import run_bots
 
+    options: dict[str, object] = {"game": args.game}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value  # (a bare word: `--option sheet=moon`)
     result = asyncio.run(
         run_bots(
             args.url,
             players=args.players,
             games=args.games,
             spectators=args.spectators,
-            bot=args.bot,
             concurrency=args.concurrency,
-            sheet=args.sheet,
+            options=options,
             timeout=args.timeout,
         )
     )
@@ -136,22 +140,24 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play complete games with bots and report errors, length and speed")
+    sim.add_argument("--game", default=DEFAULT, choices=sorted(GAMES))
     sim.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--sheet", default="sun", help="sun, moon, or a path to a sheet file")
+    sim.add_argument("--sheet", default="sun", help="the Dice Charmers: sun, moon, or a path to a sheet file")
     sim.add_argument("--bot", default="random", choices=("random", "greedy"))
     sim.add_argument("--fast", action="store_true", help="skip the invariant checks after every decision")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=_simulate)
 
     srv = sub.add_parser("serve", help="run the game server (websocket /ws, HTTP /api, the web client at /)")
-    for flag, (_, kind, _, _) in SERVE.items():
-        try:
-            default = env_default(flag)
-        except ConfigError as e:
-            parser.error(str(e))
-        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=default, help=help_for(flag))
+    try:
+        defaults = load()
+    except ConfigError as e:
+        parser.error(str(e))
+    for flag, field in FIELDS.items():
+        kind: Callable[[str], Any] = int if field.annotation is int else float if field.annotation is float else str
+        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=getattr(defaults, flag), help=help_for(flag))
     srv.set_defaults(func=_serve)
 
     bots = sub.add_parser("bots", help="play whole games against a server with bot clients over websockets")
@@ -159,8 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
     bots.add_argument("--games", type=int, default=10)
     bots.add_argument("--spectators", type=int, default=0)
-    bots.add_argument("--bot", default="random", choices=("random", "greedy"))
-    bots.add_argument("--sheet", default="sun")
+    bots.add_argument("--game", default=DEFAULT, choices=sorted(GAMES))
+    bots.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a setting of the game's own, e.g. sheet=moon (repeatable)")  # fmt: skip
     bots.add_argument("--concurrency", type=int, default=4, help="games played at the same time")
     bots.add_argument("--timeout", type=float, default=300.0, help="seconds one game may take")
     bots.add_argument("--json", action="store_true", help="print one JSON object")

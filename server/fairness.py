@@ -1,11 +1,11 @@
-"""Provably fair dice: check a finished game's log against what a player saw at the start (docs/fairness.md).
+"""Provably fair draws: check a finished game's log against what a player saw at the start (docs/fairness.md).
 
 The server publishes sha256(seed) when the room is created; each seated player's page then contributes a
-random value; the dice come from the seed and every contribution together; at the end the seed is revealed.
-`verify` replays the game from (players, seed, contributions, sheet, decisions) with the engine: every
-decision, the bot's included, must be legal, every `undo` entry must take back a decision its player could
-take back (engine/undo.py), every roll the server announced must be the roll the generator gives, the start
-player must be drawn from it, and the final standings must follow.
+random value; every die, shuffle and deal comes from the seed and every contribution together; at the end the
+seed is revealed. `verify` replays the game from (players, seed, contributions, options, decisions) with the
+game's rules: every decision, the bot's included, must be legal, every `undo` entry must take back a decision
+its player could take back (server/rooms/undo.py), everything the server announced as drawn must be what the
+generator gives, the start player must be drawn from it, and the final standings must follow.
 """
 
 from __future__ import annotations
@@ -13,26 +13,16 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rajas.games.dice_charmers.engine import (
-    Decision,
-    GameState,
-    RulesError,
-    SheetError,
-    apply,
-    load_sheet,
-    new_game,
-    parse_sheet,
-)
-from rajas.games.dice_charmers.engine.sheet import BUILTIN_SHEETS, Sheet
-from rajas.games.dice_charmers.engine.undo import TurnHistory, record, take_back
-from rajas.games.rng import DICE_VERSION, bot_contribution
+from rajas.games.interface import Components, Game, OptionsError, RulesError
+from rajas.games.registry import GAMES
+from rajas.games.registry import game as game_of
+from rajas.games.rng import bot_contribution
 from rajas.server.rooms.codes import commitment
-from rajas.server.rooms.encoding import public_state
-from rajas.server.rooms.room import ROLL_EVENTS
-from rajas.server.rooms.undo import UNDO
+from rajas.server.rooms.undo import MAX_TURN_DECISIONS, UNDO, replay
 
 MAX_LOG_BYTES = 64 << 20  # a whole game's log is well under a megabyte; never read an endless answer
 HEX256 = re.compile(r"[0-9a-f]{64}")
@@ -62,41 +52,55 @@ def _plain(x: Any) -> Any:
     return json.loads(json.dumps(x))
 
 
-def _rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return list(_plain([e for e in events if e["type"] in ROLL_EVENTS]))
-
-
-def log_sheet(spec: Any) -> Sheet:
-    """The log's sheet: a built-in one by name, or the sheet file the log carries itself. Never a path: a log
-    naming a file would make the checking machine open it."""
-    if isinstance(spec, str):
-        if spec not in BUILTIN_SHEETS:
-            raise SheetError(f"sheet: {spec!r} is not a built-in sheet (a custom sheet is carried in the log)")
-        return load_sheet(spec)
-    if isinstance(spec, dict):
-        return parse_sheet(spec)
-    raise SheetError("sheet: neither a built-in sheet's name nor a sheet file")
+def log_game(log: Mapping[str, Any]) -> tuple[Game, Components]:
+    """The log's game and the components it was played with: from its options, never a path (a log naming a file
+    would make the checking machine open it). A log from before games had ids is a Dice Charmers log whose
+    `sheet` is its only option."""
+    gid = log.get("game", "dice_charmers")
+    if gid not in GAMES:
+        raise OptionsError(f"game: {gid!r} is not a game this checker knows")
+    game = game_of(gid)
+    options = log["options"] if "options" in log else {"sheet": log.get("sheet")}
+    if not isinstance(options, dict):
+        raise OptionsError("options: not an object")
+    return game, game.components(game.options(options))
 
 
 class LogStepper:
     """Steps through a log's entries from the game's start: the one place that reads an entry, used by `verify`
-    and by the replay viewer (server/replay.py) alike, so both read every kind of entry the same way. `step`
-    raises RulesError for an entry the rules do not allow."""
+    and by the replay viewer (server/history/replay.py) alike, so both read every kind of entry the same way.
+    `step` raises RulesError for an entry the rules (or the rule of undo within the turn) do not allow."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, game: Game, state: Any) -> None:
+        self.game = game
         self.state = state
-        self.history: TurnHistory | None = None  # what the player to move may take back (server/undo.py)
+        self.base: Any = None  # the state at the turn's last barrier, while something can be taken back
+        self.decisions: tuple[Any, ...] = ()
+        self.seat: int | None = None
 
     def step(self, entry: Any) -> list[dict[str, Any]]:
-        """Applies one entry ([seat, decision, by, rolls]) and returns its events; `state` is then the game after it."""
-        seat, wire, by, _rolls = entry
-        if wire == UNDO:  # the seat took back its last decision of the turn: replayed, nothing rolled
-            self.state, self.history, events = take_back(self.history, self.state, seat)
-            return events
-        decision = Decision.from_wire(wire)
+        """Applies one entry ([seat, decision, by, announced]) and returns its events; `state` is then the game
+        after it."""
+        game = self.game
+        seat, wire, by, _announced = entry
+        if wire == UNDO:  # the seat took back its last decision of the turn: replayed, nothing drawn
+            if self.base is None or not self.decisions or self.seat != seat or game.to_move(self.state) != seat:
+                raise RulesError(f"seat {seat} had nothing to take back", "nothing_to_undo")
+            last, self.decisions = self.decisions[-1], self.decisions[:-1]
+            self.state = replay(game, self.base, self.decisions)
+            return [{"type": "took_back", "player": seat, "decision": game.wire(last), "left": len(self.decisions)}]
+        decision = game.decision(wire)
         before = self.state
-        self.state, events = apply(before, decision, player=seat)
-        self.history = record(self.history, before, decision, self.state, by == "player")
+        self.state, events = game.apply(before, decision, seat)
+        if game.barrier(before, self.state) is not None or by != "player":
+            self.base, self.decisions, self.seat = None, (), None
+        elif self.base is None or self.seat != seat:
+            self.base, self.decisions, self.seat = before, (decision,), seat
+        else:
+            self.decisions = (*self.decisions, decision)
+            if len(self.decisions) > MAX_TURN_DECISIONS:  # (as the room keeps it: the oldest becomes fixed)
+                self.base, _ = game.apply(self.base, self.decisions[0])
+                self.decisions = self.decisions[1:]
         return events
 
 
@@ -144,9 +148,6 @@ def _replay(
     if commitment(seed) != log.get("commitment"):
         problems.append("the revealed seed does not match the commitment published at the start")
         return
-    if log.get("dice") != DICE_VERSION:
-        problems.append(f"the log's dice generator is {log.get('dice')!r}, not {DICE_VERSION!r}")
-        return
     wrong = contribution_problem(log, seed)
     if wrong is not None:
         problems.append(wrong)
@@ -156,37 +157,44 @@ def _replay(
         problems.append("your contribution is not among the log's: the dice were made without it")
         return
     try:
-        sheet = log_sheet(log["sheet"])
-    except SheetError as e:
-        problems.append(f"sheet: {e}")
+        game, components = log_game(log)
+    except (OptionsError, KeyError) as e:
+        problems.append(f"options: {e}")
         return
-    if sheet.digest != log.get("sheet_digest"):
-        problems.append("the sheet is not the one the game was played on")
+    if components.digest != log.get("components_digest", log.get("sheet_digest")):
+        problems.append("the game's components (its sheet) are not the ones the game was played with")
+        return
+    if log.get("dice") != game.generator:
+        problems.append(f"the log's generator is {log.get('dice')!r}, not {game.generator!r}")
         return
     values = [c["value"] for c in log["contributions"]]
-    state, events = new_game(len(log["players"]), seed, sheet, contributions=values)
-    checked_rolls = len(_rolls(events))
-    if state.start_player != log["start_player"]:
-        problems.append(f"start player {log['start_player']} was not drawn from the seed ({state.start_player})")
-    if _rolls(events) != _plain(log.get("start_rolls")):
-        problems.append("the first roll does not follow from the seed")
-    stepper = LogStepper(state)
-    for i, (seat, wire, by, rolls) in enumerate(log["decisions"]):
+    state, events = game.setup(len(log["players"]), seed, values, components)
+    start = _plain(game.announced(events))
+    checked = len(start)
+    if game.start_player(state) != log["start_player"]:
+        problems.append(f"start player {log['start_player']} was not drawn from the seed ({game.start_player(state)})")
+    if start != _plain(log.get("start_rolls")):
+        problems.append("what the start drew does not follow from the seed")
+    stepper = LogStepper(game, state)
+    for i, (seat, wire, by, announced) in enumerate(log["decisions"]):
         try:
-            events = stepper.step((seat, wire, by, rolls))
+            events = stepper.step((seat, wire, by, announced))
             state = stepper.state
         except RulesError as e:
-            problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e.message}")
+            problems.append(f"decision {i} ({wire} by seat {seat}, {by}) is not legal: {e}")
             break
-        if _rolls(events) != _plain(rolls):
-            problems.append(f"decision {i}: the dice announced {rolls} are not the seed's {_rolls(events)}")
+        drawn = _plain(game.announced(events))
+        if drawn != _plain(announced):
+            problems.append(f"decision {i}: what was announced as drawn, {announced}, is not the seed's {drawn}")
             break
-        checked_rolls += len(rolls)
+        checked += len(announced)
     else:
-        if not state.is_over:
+        if not game.is_over(state):
             problems.append("the replayed game is not over")
-        elif _plain(state.result) != _plain(log.get("result")):
+        elif _plain(game.result(state)) != _plain(log.get("result")):
             problems.append("the final standings differ from the replay")
-        elif log.get("final_state") is not None and _plain(public_state(state)) != _plain(log["final_state"]):
-            problems.append("the final sheets differ from the replay")
-    report.update(decisions=len(log["decisions"]), rolls=checked_rolls)
+        elif log.get("final_state") is not None and _plain(game.view(state, None)["state"]) != _plain(
+            log["final_state"]
+        ):
+            problems.append("the final state differs from the replay")
+    report.update(decisions=len(log["decisions"]), rolls=checked)

@@ -8,105 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
-import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
-from rajas.protocol import pack, unpack
-from rajas.server.edge.transport.base import Socket, start, ws_frame
-from rajas.server.rooms.json_text import dumps
-from rajas.server.rooms.packed import Packed
+from rajas.server.budget import Bucket
+from rajas.server.config import ServeSettings
+from rajas.server.edge.transport.base import Socket, start
+from rajas.server.frames import Frame
 
 _ids = itertools.count(1)
 
 
-class Frame:
-    """One outgoing message, encoded at most once per format, whoever it goes to. Its JSON text is made when a
-    text client first needs it: by `text` when given (the encoder builds an update's text from kept parts),
-    else from the packed bytes; its packed bytes, when given as `Lazy`, when a binary client first needs them."""
-
-    __slots__ = ("_make", "_obj", "_packed", "_text", "_wire")
-
-    def __init__(self, packed: Packed | None, text: Callable[[], str] | None = None) -> None:
-        self._packed = packed  # (None: made for a text client, packed from `_obj` if a binary one needs it)
-        self._make = text
-        self._obj: Any = None
-        self._text: str | None = None
-        self._wire: list[bytes | None] = [None, None]  # websocket frames: [text, binary]
-
-    @property
-    def packed(self) -> bytes:
-        got = self._packed
-        if got is None:
-            got = self._packed = pack(self._obj if self._obj is not None else json.loads(self.text))
-        return got if isinstance(got, bytes) else got.data
-
-    def wire(self, binary: bool) -> bytes:
-        got = self._wire[binary]
-        if got is None:
-            got = self._wire[binary] = ws_frame(self.packed if binary else self.text.encode(), binary)
-        return got
-
-    def size(self, binary: bool) -> int:
-        """About the memory the frame holds in a queue of a binary or a text client (what is sent to it)."""
-        return len(self.packed) if binary else len(self.text)
-
-    @classmethod
-    def of(cls, obj: Any, text: bool = False) -> Frame:
-        """`obj` packed; with `text`, its JSON text instead, made now (from `obj`, rather than from the packed
-        bytes), and `obj` packed only if asked for (a text client's own message is never)."""
-        if not text:
-            return cls(pack(obj))
-        frame = cls(None)
-        frame._obj = obj
-        frame._text = dumps(obj)
-        return frame
-
-    @classmethod
-    def sent(cls, data: bytes | str) -> Frame:
-        """A frame as it was sent before, to a binary (bytes) or a text client (str)."""
-        if isinstance(data, bytes):
-            return cls(data)
-        frame = cls(None)
-        frame._text = data
-        return frame
-
-    @property
-    def text(self) -> str:
-        got = self._text
-        if got is None:
-            make, self._make = self._make, None
-            got = self._text = make() if make is not None else dumps(unpack(self.packed))
-        return got
-
-
-@dataclass
-class Limits:
-    """Every limit a node puts on what its clients send and hold (docs/security.md; RAJAS_* in config.py)."""
-
-    rate: float = 100.0  # messages per second a connection may send, on average (control frames count too)
-    burst: float = 200.0  # ... and at once
-    queue: int = 1024  # frames waiting to be written before the client counts as too slow
-    queue_bytes: int = 2 * 1024 * 1024  # ... or bytes of them (a few large snapshots)
-    strikes: int = 50  # refused messages (decaying one per second) before the connection is closed
-    dedupe: int = 256  # replies remembered per connection, to answer a resent message id the same way
-    max_body: int = 64 * 1024  # bytes of an HTTP request body (a custom sheet file is the largest)
-    max_head: int = 16 * 1024  # bytes of an HTTP request line and headers
-    handshake_timeout: float = 10.0  # seconds to send a whole HTTP request (or websocket upgrade request)
-    rooms_per_minute: int = 10  # rooms one client address may create per minute
-    max_rooms: int = 5000  # rooms this node may create per room_window seconds
-    room_window: float = 7200.0  # (the room TTL: a room abandoned for that long is gone)
-    conns_per_address: int = 64  # open websocket connections per client address
-    forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-* headers are believed
-    chat_per_minute: int = 20  # chat lines a connection may send per minute (5 at once)
-    chat_spectators_per_minute: int = 60  # chat lines one room's spectators on a node may send per minute (20 at once)
-
-
 class Conn:
-    def __init__(self, socket: Socket, limits: Limits) -> None:
+    """A connection's budgets are its own (RAJAS_RATE/RAJAS_BURST, RAJAS_STRIKES, RAJAS_QUEUE/RAJAS_QUEUE_BYTES): the
+    `limits` are the node's settings (server/config.py)."""
+
+    def __init__(self, socket: Socket, limits: ServeSettings) -> None:
         self.cid = next(_ids)
         # Takes whole websocket frames straight to the socket, or says False when it cannot now (the buffer
         # is full, the socket is closing, or the transport does not write frames itself): then `send` does.
@@ -131,39 +49,22 @@ class Conn:
         self._wake = asyncio.Event()
         self.closed = False
         self.close_reason: tuple[int, str] | None = None
-        self._allowance = limits.burst
-        self._strikes = 0.0
-        self._last = time.monotonic()
+        self.messages = Bucket(limits.rate, limits.burst)  # every frame it sends, control frames too
+        self.strikes = Bucket(1.0, float(limits.strikes))  # refused messages, forgiven one a second
 
     # ---- incoming ---------------------------------------------------------------------------------------
 
-    def _tick(self) -> None:
-        now = time.monotonic()
-        dt = now - self._last
-        self._last = now
-        self._allowance = min(self.limits.burst, self._allowance + dt * self.limits.rate)
-        self._strikes = max(0.0, self._strikes - dt)
-
     def allow(self) -> bool:
-        """Token bucket: False when this message is over the rate."""
-        self._tick()
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
+        """False when this message is over the connection's rate."""
+        return self.messages.take()
 
     def take(self, cost: float) -> bool:
         """A message that costs the node `cost` ordinary ones (e.g. a snapshot): False when over the rate."""
-        self._tick()
-        if self._allowance < cost:
-            return False
-        self._allowance -= cost
-        return True
+        return self.messages.take(cost)
 
     def strike(self) -> bool:
         """Counts a refused message; True when they keep coming and the connection should go."""
-        self._strikes += 1
-        return self._strikes > self.limits.strikes
+        return not self.strikes.take()
 
     def control_frame(self) -> bool:
         """A ping, pong or other frame the transport answers itself: it takes from the same message rate;
@@ -201,7 +102,7 @@ class Conn:
         self._wake.set()
 
     def send(self, obj: Any) -> Frame:
-        frame = Frame.of(obj, not self.binary)
+        frame = Frame(obj)
         self.push(frame)
         return frame
 

@@ -1,8 +1,9 @@
 """The replay viewer's server side: an archived game replayed with the engine, served a window of steps at a time.
 
 The browser has no rules engine, so the server replays the log (the same way `rajas verify` does: every entry
-goes through server/fairness.py's `LogStepper`) and serves the public state at each step: step 0 is the game
-as it started, step i the game after the log's i-th decision. Replays are kept in a bounded LRU, and only one
+goes through server/fairness.py's `LogStepper`) and serves the game at each step as the game shows a finished
+game (`Game.replay_view`: everything, hands too, since the seed is revealed): step 0 is the game as it
+started, step i the game after the log's i-th decision. Replays are kept in a bounded LRU, and only one
 replay is computed at a time (off the event loop), so requests for many games cost waiting, never unbounded
 work or memory. A step range is checked before anything is looked up.
 """
@@ -10,14 +11,13 @@ work or memory. A step range is checked before anything is looked up.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import OrderedDict
 from typing import Any
 
-from rajas.games.dice_charmers.engine import GameState, RulesError, SheetError, new_game, pending
-from rajas.server.fairness import LogStepper, log_sheet
-from rajas.server.history.archive import HistoryError
-from rajas.server.rooms.encoding import public_state
+import orjson
+from rajas.games.interface import Components, Game, OptionsError, RulesError
+from rajas.server.fairness import LogStepper, log_game
+from rajas.server.storage.archive import HistoryError
 
 MAX_INDEX = 10**6  # a step past this is refused at once (a game has a few hundred steps)
 
@@ -25,41 +25,50 @@ MAX_INDEX = 10**6  # a step past this is refused at once (a game has a few hundr
 class Replay:
     """Every state of one archived game, with the log entry and events that led to it."""
 
-    def __init__(self, gid: str, states: list[GameState], entries: list[Any], events: list[list[Any]]) -> None:
+    def __init__(
+        self,
+        gid: str,
+        game: Game,
+        components: Components,
+        states: list[Any],
+        entries: list[Any],
+        events: list[list[Any]],
+    ) -> None:
         self.gid = gid
+        self.game = game
+        self.components = components
         self.states = states
         self.entries = entries  # entries[i]: the decision that made states[i] (None for the start)
         self.events = events
-        # Per step: (round, seat to decide): the viewer steps turn by turn and round by round with these.
-        self.marks = [[s.round, s.current] for s in states]
-        # Each step as JSON, made when first asked for: asking for the same steps again costs no engine work.
+        # Per step what the viewer steps by besides decisions (the Dice Charmers: [round, seat to decide]).
+        self.marks = [game.replay_marks(s) for s in states]
+        # Each step as JSON, made when first asked for: asking for the same steps again costs no work.
         self.encoded: list[bytes | None] = [None] * len(states)
-        self._marks = json.dumps(self.marks, separators=(",", ":")).encode()
         self._outline: bytes | None = None
 
     def __len__(self) -> int:
         return len(self.states)
 
     def step(self, i: int) -> dict[str, Any]:
-        s = self.states[i]
-        p = pending(s)
+        shown = self.game.replay_view(self.states[i])
         entry = self.entries[i]
         return {
             "step": i,
-            "state": public_state(s),
+            "state": shown["state"],
             # What was to be decided (without the options: nothing in the viewer decides).
-            "pending": {k: v for k, v in p.items() if k != "options"},
+            "pending": {k: v for k, v in shown["pending"].items() if k != "options"},
             "decision": list(entry[:3]) if entry is not None else None,
             "events": self.events[i],
         }
 
     def outline(self) -> bytes:
-        """What the viewer needs once, as JSON: the sheet file, each step's (round, seat) and the events that made
-        it (the log beside the sheets), without the states."""
+        """What the viewer needs once, as JSON: the game, its components (the sheet file), each step's marks and
+        the events that made it (the log beside the sheets), without the states."""
         if self._outline is None:
-            head = {"id": self.gid, "total": len(self.states), "sheet": self.states[0].sheet.to_json()}
-            body = json.dumps(head | {"events": self.events}, separators=(",", ":")).encode()
-            self._outline = body[:-1] + b',"marks":' + self._marks + b"}"
+            self._outline = orjson.dumps(
+                {"id": self.gid, "game": self.game.id, "total": len(self.states),
+                 "sheet": self.components.to_json(), "events": self.events, "marks": self.marks}
+            )  # fmt: skip
         return self._outline
 
     def ready(self, lo: int, hi: int) -> bool:
@@ -75,28 +84,28 @@ class Replay:
         for i in range(lo, hi + 1):
             got = self.encoded[i]
             if got is None:
-                got = self.encoded[i] = json.dumps(self.step(i), separators=(",", ":")).encode()
+                got = self.encoded[i] = orjson.dumps(self.step(i))
             parts.append(got)
-        head = json.dumps({"id": self.gid, "total": len(self.states)}, separators=(",", ":")).encode()
-        return head[:-1] + b',"marks":' + self._marks + b',"steps":[' + b",".join(parts) + b"]}"
+        head = orjson.dumps({"id": self.gid, "total": len(self.states), "marks": self.marks})
+        return head[:-1] + b',"steps":[' + b",".join(parts) + b"]}"
 
 
 def replay_log(gid: str, log: dict[str, Any]) -> Replay:
-    """Replays an archived log with the engine (synchronous: run it off the event loop)."""
+    """Replays an archived log with its game's rules (synchronous: run it off the event loop)."""
     try:
-        sheet = log_sheet(log["sheet"])
+        game, components = log_game(log)
         values = [c["value"] for c in log["contributions"]]
-        state, events = new_game(len(log["players"]), log["seed"], sheet, contributions=values)
+        state, events = game.setup(len(log["players"]), log["seed"], values, components)
         states, entries, evs = [state], [None], [list(events)]
-        stepper = LogStepper(state)
+        stepper = LogStepper(game, state)
         for entry in log["decisions"]:
             events = stepper.step(entry)
             states.append(stepper.state)
             entries.append(entry)
             evs.append(list(events))
-    except (RulesError, SheetError, KeyError, TypeError, ValueError, IndexError) as e:
+    except (RulesError, OptionsError, KeyError, TypeError, ValueError, IndexError) as e:
         raise HistoryError("replay_failed", f"the archived game cannot be replayed: {e}") from None
-    return Replay(gid, states, entries, evs)
+    return Replay(gid, game, components, states, entries, evs)
 
 
 class Replays:

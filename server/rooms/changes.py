@@ -10,19 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rajas.games.dice_charmers.engine import Decision, RulesError, new_game
-from rajas.games.dice_charmers.engine import apply as apply_decision
-from rajas.games.rng import DICE_VERSION, bot_contribution
+from rajas.games.interface import RulesError
+from rajas.games.rng import bot_contribution
 from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import AddBot, ChangeSettings, HandOver, Kick, Rematch, RemoveBot, Start
 from rajas.server.rooms import lobby_changes, series
 from rajas.server.rooms.errors import from_rules
 from rajas.server.rooms.frozen import freeze
 from rajas.server.rooms.lobby_changes import SeatReady, change_settings, hand_over, kick, leave, take_seat
-from rajas.server.rooms.modes import turn_based
-from rajas.server.rooms.room import LOBBY, OVER, PLAYING, ROLL_EVENTS, Event, Room, Turn, new_seed
+from rajas.server.rooms.room import LOBBY, OVER, PLAYING, Event, Room, Turn, new_seed
 from rajas.server.rooms.seat_moves import LeaveGame, SeatCommand, apply_seat
-from rajas.server.rooms.turn_rules import TurnCommand, apply_turn, limit_seconds
+from rajas.server.rooms.turn_rules import TurnCommand, apply_turn, limit_seconds, turn_based
 from rajas.server.rooms.undo import TakeBack, take_back, track
 
 # ---- outcomes -------------------------------------------------------------------------------------------
@@ -209,7 +207,7 @@ def host_action(r: Room, cmd: HostAction) -> Outcome:
         return Change(change_settings(r, action.settings))
     if isinstance(action, Start):
         events = start(r, cmd.now)
-        return Change(events, series.start_mark(r.game), {"commitment": r.game["commitment"] if r.game else None})
+        return Change(events, series.start_mark(r.match), {"commitment": r.match["commitment"] if r.match else None})
     if isinstance(action, AddBot | RemoveBot | Rematch):
         return Change(lobby_changes.host(r, action))
     return Change(hand_over(r, action.seat))
@@ -219,9 +217,10 @@ def host_action(r: Room, cmd: HostAction) -> Outcome:
 
 
 def contribute(r: Room, seat: int, commitment: str, value: str) -> list[Event]:
-    """A seated player's random value for the dice, made seeing the room's `commitment` (docs/fairness.md)."""
+    """A seated player's random value for the game's draws, made seeing the room's `commitment`
+    (docs/fairness.md)."""
     r.require_lobby()
-    if r.game is None or commitment != r.game["commitment"]:
+    if r.match is None or commitment != r.match["commitment"]:
         raise ProtocolError("bad_commitment", "this is not the commitment of this room's dice seed")
     had = r.seats[seat].get("entropy")
     if had == value:
@@ -234,11 +233,12 @@ def contribute(r: Room, seat: int, commitment: str, value: str) -> list[Event]:
 
 def start(r: Room, now: float) -> list[Event]:
     r.require_lobby()
-    if len(r.seats) < 2:
-        raise ProtocolError("wrong_phase", "at least 2 seated players are needed to start")
+    game = r.game
+    if len(r.seats) < game.min_players:
+        raise ProtocolError("wrong_phase", f"at least {game.min_players} seated players are needed to start")
     lobby_changes.starting(r)
-    game = r.game if r.game is not None else new_seed()
-    seed = game["seed"]
+    match = r.match if r.match is not None else new_seed()
+    seed = match["seed"]
     # A seat whose browser sent nothing gets the value its bot derives from the committed seed: fixed before
     # anyone joined, so the server cannot choose it either.
     contributions = [
@@ -246,25 +246,25 @@ def start(r: Room, now: float) -> list[Event]:
         for i, s in enumerate(r.seats)
     ]
     values = [c["value"] for c in contributions]
-    state, events = new_game(len(r.seats), seed, r.sheet, contributions=values)
+    state, events = game.setup(len(r.seats), seed, values, r.components)
     r.status = PLAYING
-    r.game = freeze(
+    r.match = freeze(
         {
             "seed": seed,
-            "commitment": game["commitment"],
-            "number": series.number(game),
-            "start_player": state.start_player,
+            "commitment": match["commitment"],
+            "number": series.number(match),
+            "start_player": game.start_player(state),
             "players": len(r.seats),
-            "dice": DICE_VERSION,
+            "dice": game.generator,
             "contributions": contributions,
-            "rolls": [e for e in events if e["type"] in ROLL_EVENTS],  # the first round's dice
+            "rolls": game.announced(events),  # what the start drew for everyone to see
         }
     )
     r.state = state
     r.undo = None
     head: Event = {
         "type": "game_starting",
-        "commitment": game["commitment"],
+        "commitment": match["commitment"],
         "players": len(r.seats),
         "contributions": contributions,
     }
@@ -275,17 +275,16 @@ def decide(r: Room, seat: int, wire: Any, by: str, now: float) -> tuple[list[Eve
     """Applies a decision for `seat`. Returns the events and the game log entry."""
     if r.status == LOBBY:
         raise ProtocolError("wrong_phase", "the game has not started")
-    assert r.state is not None
+    game = r.game
     try:
-        decision = Decision.from_wire(wire)
-        state, events = apply_decision(r.state, decision, player=seat)
+        decision = game.decision(wire)
+        state, events = game.apply(r.state, decision, seat)
     except RulesError as e:
         raise from_rules(e) from None
     r.undo = track(r, r.state, decision, state, by)
     r.state = state
-    rolls = [e for e in events if e["type"] in ROLL_EVENTS]
-    wire = decision.to_wire()
-    entry = [seat, wire, by, rolls]
+    wire = game.wire(decision)
+    entry = [seat, wire, by, game.announced(events)]
     head: Event = {"type": "decided", "player": seat, "decision": wire, "by": by}
     return [head, *events, *_after_game_change(r, now)], entry
 
@@ -299,24 +298,24 @@ def set_bot(r: Room, seat: int, on: bool) -> list[Event]:
 def clock_expired(r: Room) -> list[Event]:
     r.auto = r.clock_key
     assert r.auto is not None
-    return [{"type": "clock_expired", "player": r.auto[2], "round": r.auto[0], "turn": r.auto[1]}]
+    return [{"type": "clock_expired", "player": r.auto[1], "turn": r.auto[0]}]
 
 
 def _after_game_change(r: Room, now: float) -> list[Event]:
     """Game over: reveal the seed. Otherwise restart the turn clock when a new turn begins."""
-    assert r.state is not None and r.game is not None
+    assert r.state is not None and r.match is not None
     r.updated = now
-    if r.state.is_over:
+    game = r.game
+    if game.is_over(r.state):
         r.status = OVER
         r.deadline = r.clock_key = r.auto = r.began = None
-        r.seats = series.record(r.seats, r.state.result or ())
-        return [{"type": "seed_revealed", "seed": r.game["seed"], "commitment": r.game["commitment"]}]
-    state = r.state
-    key = r.clock_key
-    if key is None or key[0] != state.round or key[1] != state.turn or key[2] != state.current:
-        r.clock_key = (state.round, state.turn, state.current)
+        r.seats = series.record(r.seats, game.result(r.state), game.series)
+        return [{"type": "seed_revealed", "seed": r.match["seed"], "commitment": r.match["commitment"]}]
+    key = game.turn(r.state)
+    if key != r.clock_key:
+        r.clock_key = key
         r.auto = None
-        # (the commit makes this version; shown by turn-based rooms only, so a live room's view stays packed)
+        # (the commit makes this version; shown by turn-based rooms only, so a live room's view stays as it was)
         r.began = (now, r.v + 1) if turn_based(r.settings) else None
         limit = limit_seconds(r.settings)
         r.deadline = now + limit if limit else None

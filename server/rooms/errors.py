@@ -1,27 +1,15 @@
-"""The server raises ProtocolError (from rajas.protocol) for every refused message; engine errors map 1:1."""
+"""A game's refusal as the protocol's: a game's RulesError carries one of the protocol's game codes."""
 
 from __future__ import annotations
 
-from rajas.games.dice_charmers.engine import RulesError, SheetError
+from typing import cast
+
+from rajas.games.interface import RulesError
 from rajas.protocol.errors import ErrorCode, ProtocolError
 
-ENGINE_CODES: dict[str, ErrorCode] = {
-    "not_your_turn": "not_your_turn",
-    "illegal_decision": "illegal_decision",
-    "malformed_decision": "malformed_decision",
-    "game_over": "game_over",
-    "nothing_to_undo": "nothing_to_undo",  # (games/dice_charmers/engine/undo.py)
-    "undo_after_roll": "undo_after_roll",
-}
+GAME_CODES = frozenset(("not_your_turn", "illegal_decision", "malformed_decision", "game_over"))
 
 
 def from_rules(err: RulesError) -> ProtocolError:
-    return ProtocolError(ENGINE_CODES.get(err.code, "illegal_decision"), err.message)
-
-
-def from_sheet(err: SheetError) -> ProtocolError:
-    return ProtocolError("bad_settings", f"custom sheet: {err}")
-
-
-class Conflict(Exception):
-    """The store holds a newer version than the one a commit was based on (another node was faster)."""
+    code = err.code if err.code in GAME_CODES else "illegal_decision"
+    return ProtocolError(cast(ErrorCode, code), str(err))

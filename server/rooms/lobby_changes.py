@@ -11,10 +11,10 @@ from typing import Any
 
 from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import AddBot, Rematch, RemoveBot, RoomSettings
+from rajas.server.names import name_key
 from rajas.server.rooms import codes, series
 from rajas.server.rooms.frozen import FrozenDict, freeze
-from rajas.server.rooms.room import LOBBY, OVER, Event, Room, new_seed
-from rajas.server.rooms.sheet_cache import sheet_for
+from rajas.server.rooms.room import LOBBY, OVER, Event, Room, checked_settings, new_seed
 
 BOT_NAME = "Bot {n}"  # a bot seat's name: the first number no one in the room has
 
@@ -60,9 +60,9 @@ def host(r: Room, action: AddBot | RemoveBot | Rematch) -> list[Event]:
 def rematch(r: Room) -> list[Event]:
     if r.status != OVER:
         raise ProtocolError("wrong_phase", "a rematch follows a finished game")
-    n = series.number(r.game) + 1
+    n = series.number(r.match) + 1
     # A fresh seed, committed before anyone contributes again: each game's dice stand alone (docs/fairness.md).
-    r.game = freeze({**new_seed(), "number": n})
+    r.match = freeze({**new_seed(), "number": n})
     r.status = LOBBY
     r.state = None
     r.undo = None
@@ -75,16 +75,16 @@ def rematch(r: Room) -> list[Event]:
             fields["bot"] = False  # an away player's seat is theirs again; the grace period starts anew
         seats.append(FrozenDict(fields))
     r.seats = tuple(seats)
-    return [{"type": "rematch", "game": n, "commitment": r.game["commitment"]}]
+    return [{"type": "rematch", "game": n, "commitment": r.match["commitment"]}]
 
 
 def add_bot(r: Room, kind: str) -> list[Event]:
     r.require_lobby()
     if len(r.seats) >= r.settings["seats"]:
         raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
-    taken = {s["name"].strip().casefold() for s in r.seats}
+    taken = {name_key(s["name"]) for s in r.seats}
     n = 1
-    while BOT_NAME.format(n=n).casefold() in taken:
+    while name_key(BOT_NAME.format(n=n)) in taken:
         n += 1
     name = BOT_NAME.format(n=n)
     seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": True, "kind": kind})
@@ -119,9 +119,9 @@ def take_seat(r: Room, name: str, host_token: str | None) -> tuple[FrozenDict, l
     r.require_lobby()
     if len(r.seats) >= r.settings["seats"]:
         raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
-    # two players of one name could not tell their seats (and the log) apart
-    key = name.strip().casefold()
-    if any(s["name"].strip().casefold() == key for s in r.seats):
+    # two players of one name (or of look-alike names: server/names.py) could not tell their seats apart
+    key = name_key(name)
+    if any(name_key(s["name"]) == key for s in r.seats):
         raise ProtocolError("name_taken", "someone in this room already has this name")
     seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False})
     r.seats = (*r.seats, seat)
@@ -168,7 +168,5 @@ def change_settings(r: Room, settings: RoomSettings) -> list[Event]:
     r.require_lobby()
     if settings.seats < len(r.seats):
         raise ProtocolError("bad_settings", f"{len(r.seats)} players are seated: seats cannot go below that")
-    new = settings.model_dump()
-    r.sheet = sheet_for(new)
-    r.settings = freeze(new)
+    r.settings, r.game, r.components = checked_settings(settings)
     return [{"type": "settings_changed", "settings": r.settings_view()}]

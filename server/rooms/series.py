@@ -1,13 +1,13 @@
 """A room's series of games (rematch): what each seat did in the room's finished games, the table clients see,
 and which entries of the room's game log belong to its current game.
 
-Plain data, no Room: the counts live in the seats themselves ("wins", "overlap", "fame"), so they stay with a
-seat through every rematch and leave with it; the game's number lives in the room's `game` record.
+Plain data, no Room: the counts live in the seats themselves ("wins", and the game's own "sums"), so they stay with a
+seat through every rematch and leave with it; the game's number lives in the room's `match` record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rajas.server.rooms.frozen import FrozenDict
@@ -20,15 +20,22 @@ def number(game: Mapping[str, Any] | None) -> int:
     return int(game.get("number", 1)) if game is not None else 1
 
 
-def record(seats: Sequence[Mapping[str, Any]], result: Iterable[Mapping[str, Any]]) -> tuple[FrozenDict, ...]:
+def record(
+    seats: Sequence[Mapping[str, Any]],
+    result: Iterable[Mapping[str, Any]],
+    sums: Callable[[Mapping[str, Any]], Mapping[str, float]],
+) -> tuple[FrozenDict, ...]:
     """The seats with a finished game's result added: a win for every winner (a shared win is a win for each
-    of its winners: docs/rules-decisions.md), and the game's overlap and fame added to the seat's sums."""
+    of its winners: docs/rules-decisions.md), and what the game adds to a seat's sums (`Game.series`: the Dice
+    Charmers' overlap and fame) added."""
     out = [dict(s) for s in seats]
     for row in result:
         s = out[int(row["seat"])]
         s["wins"] = int(s.get("wins", 0)) + (1 if row["winner"] else 0)
-        s["overlap"] = round(float(s.get("overlap", 0.0)) + float(row["overlap"]), 6)
-        s["fame"] = int(s.get("fame", 0)) + int(row["fame"])
+        totals = dict(s.get("sums") or {})
+        for key, value in sums(row).items():
+            totals[key] = round(totals.get(key, 0) + value, 6)
+        s["sums"] = FrozenDict(totals)
     return tuple(FrozenDict(s) for s in out)
 
 
@@ -43,8 +50,7 @@ def view(seats: Sequence[Mapping[str, Any]], game: Mapping[str, Any] | None, ove
                 "id": s["id"],
                 "name": s["name"],
                 "wins": int(s.get("wins", 0)),
-                "overlap": float(s.get("overlap", 0.0)),
-                "fame": int(s.get("fame", 0)),
+                **(s.get("sums") or {}),
             }
             for s in seats
         ],

@@ -1,6 +1,6 @@
-"""Turn-based rooms, the pure part: a turn's deadline and reminder time, the skip after a limit ran out, and the
-changes only a turn-based room has (an e-mail address with a seat, a reminder sent). No I/O, no clock: the time
-comes in. The I/O (timers that survive a node, e-mails) is server/turn_based.py.
+"""Turn-based rooms, the pure part: a turn's deadline and reminder time, and the change only a turn-based room has
+(a reminder sent). No I/O, no clock: the time comes in. The I/O (timers that survive a node, e-mails) is
+server/turns/service.py.
 
 A turn-based room (`mode: "turns"`) has a limit per turn of `turn_limit` hours; a live room keeps its optional
 `turn_clock` in seconds. The length of an hour is `UNIT` seconds: 3600, shortened only by tests through the
@@ -14,14 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rajas.games.dice_charmers.engine import Decision, GameState, apply, pending
 from rajas.protocol.errors import ProtocolError
-from rajas.server.rooms.frozen import FrozenDict
-from rajas.server.rooms.modes import turn_based as turn_based
 from rajas.server.rooms.room import PLAYING, Event, Room, Turn
 
 HOUR = 3600.0
-SPENDS_KARMA = ("karma", "reroll")
 REMIND_AT = 0.75  # the reminder goes when this share of the limit has passed
 EMAIL_MAX = 254  # RFC 5321's longest forward path
 # One @, no spaces or angle brackets, a dot in the domain: enough to refuse what cannot be an address (and what
@@ -75,46 +71,12 @@ def check_email(address: str | None) -> str | None:
     return address
 
 
-# ---- the skip -----------------------------------------------------------------------------------------------
-
-
-def skip_decision(state: GameState) -> Decision:
-    """The smallest legal way through a turn whose limit ran out (docs/rules-decisions.md, "Turn-based rooms"):
-    `pass` where the engine offers it; otherwise never spending karma (no `karma`, no `reroll` while another
-    option is open), the option after which the player has the least fame plus money, the first in the engine's
-    order among equals."""
-    p = pending(state)
-    options: list[Decision] = list(p["options"])
-    seat = p["player"]
-    for d in options:
-        if d.kind == "pass":
-            return d
-    free = [d for d in options if d.kind not in SPENDS_KARMA] or options
-    best = free[0]
-    best_gain: int | None = None
-    for d in free:
-        after, _ = apply(state, d, player=seat)
-        me = after.players[seat]
-        gain = me.fame + me.money
-        if best_gain is None or gain < best_gain:
-            best, best_gain = d, gain
-    return best
-
-
-def skip_bot(seed: int | str) -> Any:
-    """A Bot (engine/bots.py) that skips: the same signature as the others, so the driver plays it like them."""
-    return skip_decision
+def turn_based(settings: Mapping[str, Any]) -> bool:
+    """Whether a room is turn-based (`mode: "turns"`) rather than live."""
+    return settings.get("mode") == "turns"
 
 
 # ---- changes only a turn-based room has -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SetEmail:
-    """A seated player's address for turn notices (None: forget it)."""
-
-    token: str | None
-    address: str | None
 
 
 @dataclass(frozen=True)
@@ -124,25 +86,11 @@ class Remind:
     key: Turn | None
 
 
-TurnCommand = SetEmail | Remind
+TurnCommand = Remind  # (a seat's e-mail address is no room change: server/turns/consent.py keeps it)
 
 
 def apply_turn(r: Room, cmd: TurnCommand) -> list[Event] | None:
     """The events of `cmd` on `r` (a clone it changes), or None when nothing changes."""
-    if isinstance(cmd, SetEmail):
-        if not turn_based(r.settings):
-            raise ProtocolError("email_unavailable", "e-mail notices are offered in turn-based rooms only")
-        seat = r.seat_for(cmd.token)
-        address = check_email(cmd.address)
-        if r.seats[seat].get("email") == address:
-            return None
-        fields = {k: v for k, v in r.seats[seat].items() if k != "email"}
-        if address is not None:
-            fields["email"] = address
-        seats = list(r.seats)
-        seats[seat] = FrozenDict(fields)
-        r.seats = tuple(seats)
-        return []  # (no event: nobody is told an address was given)
     if r.status != PLAYING or r.clock_key != cmd.key or r.reminded == cmd.key:
         return None
     r.reminded = cmd.key

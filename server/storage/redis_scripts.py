@@ -29,7 +29,7 @@ end
 """
 
 # Lua, shared by the room scripts: how long (ms) a room's keys are to live: ttl, or the room hash's own life if
-# that is longer (a turn-based room in play was given a longer one, server/turn_store.py, on all its keys at
+# that is longer (a turn-based room in play was given a longer one, by RedisTurns, on all its keys at
 # once). Every extension sets a room's keys to this, so none outlives the room hash and setting them to it never
 # shortens a life: one PTTL per script, not one per key.
 _LIFE = """

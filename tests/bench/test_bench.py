@@ -12,6 +12,7 @@ from rajas.bench.run import bench, throughput
 from rajas.bench.settings import BenchSettings, BenchSetupError
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_servers() -> None:
     pin = (os.cpu_count() or 1) >= 2 and hasattr(os, "sched_setaffinity")
     report = bench(BenchSettings(rooms=3, rate=2.0, seconds=2.0, workers=1, pin=pin, repeat=2))
@@ -33,6 +34,7 @@ def test_json_clients_speak_text_frames_as_the_browser_does_and_every_decision_r
     assert ours["decisions"] > 0 and ours["deliveries"] == 7 * ours["decisions"]
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_text_baseline_relays_text_frames_of_the_size_of_our_json_updates() -> None:
     report = bench(BenchSettings(rooms=2, rate=2.0, seconds=2.0, workers=1, clients="json", bare_text=True))
     ours, bare = report["ours"], report["bare"]
@@ -105,17 +107,17 @@ def test_the_json_generators_eyes_read_status_and_pending_as_a_full_decode_would
     from rajas.games.dice_charmers.engine.bots import random_bot
     from rajas.protocol import to_json
     from rajas.protocol.messages import RoomSettings
-    from rajas.server.rooms import changes
-    from rajas.server.rooms.encoding import StateEncoder
+    from rajas.server.rooms import changes, views
     from rajas.server.rooms.frozen import EMPTY
     from rajas.server.rooms.room import Room
 
     room = Room.create(RoomSettings(seats=2))
     for i in range(2):
         changes.take_seat(room, f'p"{i}', room.host_token if i == 0 else None)  # (a quote in a name)
-    encoder = StateEncoder()
+    kept = views.RoomViews()
     bot = random_bot(2)
     for k in range(30):
+        base = room
         room = room.clone()
         if k == 0:
             events = changes.start(room, 0.0)
@@ -123,8 +125,7 @@ def test_the_json_generators_eyes_read_status_and_pending_as_a_full_decode_would
             assert room.state is not None
             events, _ = changes.decide(room, room.state.current, bot(room.state).to_wire(), "player", 0.0)
         room.v += 1
-        encoder.commit(room)
-        text = encoder.update_text(room, 1.5, events, encoder.room_view(room, EMPTY))().encode()
+        text = views.updates(kept, room, base, events, EMPTY, 1.5)[None].json
         full = json.loads(text)
         assert eyes_view_json(text) == (full["room"]["status"], full["game"]["pending"])
         assert head_json(text) == ("update", room.v)

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from rajas.protocol.client import Client
 
 from tests.web.web_helpers import app, rajas_serve, real_errors, wait_app
@@ -74,6 +75,7 @@ def contributed(server: str, code: str) -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str, browser: Any) -> None:
     host, guest = new_page(browser), new_page(browser)
     try:
@@ -121,7 +123,7 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
         wins = [int(rows.nth(i).get_attribute("data-wins") or 0) for i in range(2)]
         assert sum(wins) >= 2  # (a shared win counts for each winner)
         log = httpx.get(f"{server}/api/rooms/{code}/log").json()
-        assert log["game"] == 2
+        assert log["game_number"] == 2
         assert_accessible(host, "the end of the second game with the series table")
         shoot(host, "series.png")
         assert not real_errors(host) and not real_errors(guest)
@@ -130,6 +132,7 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
         guest.context.close()
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
     with rajas_serve("e2e-bots.log", env={"RAJAS_BOT_PACE": "0.05"}) as server:
         page = new_page(browser)

@@ -11,9 +11,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from rajas.games.dice_charmers.engine import Decision, apply, new_game
-from rajas.server.fairness import log_sheet
-from rajas.server.rooms.encoding import player_view
+import pytest
+from rajas.server.fairness import log_game
 
 from tests.server.conftest import Clients, play_random, seated_room
 
@@ -46,12 +45,12 @@ async def _finished_game(url: str) -> tuple[str, str]:
 
 def engine_players(record: dict[str, Any], step: int) -> list[dict[str, Any]]:
     """Every player's sheet as the engine has it after the log's first `step` decisions (as clients see it)."""
-    sheet = log_sheet(record["sheet"])
+    game, components = log_game(record)
     values = [c["value"] for c in record["contributions"]]
-    state, _ = new_game(len(record["players"]), record["seed"], sheet, contributions=values)
+    state, _ = game.setup(len(record["players"]), record["seed"], values, components)
     for seat, wire, _, _ in record["decisions"][:step]:
-        state, _ = apply(state, Decision.from_wire(wire), player=seat)
-    return [json.loads(json.dumps(player_view(state, p))) for p in state.players]
+        state, _ = game.apply(state, game.decision(wire), seat)
+    return [json.loads(json.dumps(p)) for p in game.view(state, None)["state"]["players"]]
 
 
 def _key(mark: list[int], by_round: bool) -> tuple[int, ...]:
@@ -79,6 +78,7 @@ SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
 })"""
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str, browser: Any) -> None:
     with ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's event loop)
         watch, gid = pool.submit(asyncio.run, _finished_game(server)).result()

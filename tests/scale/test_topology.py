@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rajas.server.bots_run import run_bots
+from rajas.bench.bots import run_bots
 from rajas.server.cli import build_parser
 from rajas.server.config import ConfigError, env_default
 

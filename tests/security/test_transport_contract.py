@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from rajas.server.edge import transport
 from rajas.server.app import create_app
+from rajas.server.edge import transport
 from rajas.server.edge.transport import fast, http
 from rajas.server.serve import uvicorn_config
 from rajas.server.storage.memory_store import MemoryStore

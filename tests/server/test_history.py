@@ -11,13 +11,10 @@ from typing import Any
 import httpx
 import pytest
 import redis.asyncio as aioredis
-from rajas.games.dice_charmers.engine import apply, new_game
-from rajas.games.dice_charmers.engine.game import Decision
-from rajas.server.fairness import log_sheet, verify
-from rajas.server.history.archive import Archive, HistorySettings, MemoryArchive, game_id
+from rajas.server.fairness import log_game, verify
 from rajas.server.history.service import History
 from rajas.server.metrics import Metrics
-from rajas.server.rooms.encoding import public_state
+from rajas.server.storage.archive import Archive, HistorySettings, MemoryArchive, game_id
 from rajas.server.storage.archive_redis import RedisArchive, game_key
 from rajas.server.storage.memory_store import MemoryStore
 from rajas.server.storage.redis_store import RedisStore
@@ -86,11 +83,11 @@ async def test_the_replay_serves_the_engine_state_at_each_step(server: Running, 
     assert last["steps"][-1]["state"] == record["final_state"]
     assert "attachment" in download.headers["content-disposition"] and download.json() == record
     # Step 7 is the engine's state after the log's first seven decisions.
-    sheet = log_sheet(record["sheet"])
-    state, _ = new_game(2, record["seed"], sheet, contributions=[c["value"] for c in record["contributions"]])
+    game, components = log_game(record)
+    state, _ = game.setup(2, record["seed"], [c["value"] for c in record["contributions"]], components)
     for seat, wire, _, _ in record["decisions"][:7]:
-        state, _ = apply(state, Decision.from_wire(wire), player=seat)
-    assert first["steps"][7]["state"] == json.loads(json.dumps(public_state(state)))
+        state, _ = game.apply(state, game.decision(wire), seat)
+    assert first["steps"][7]["state"] == json.loads(json.dumps(game.view(state, None)["state"]))
     assert first["steps"][7]["decision"][:2] == record["decisions"][6][:2]
 
 
@@ -187,10 +184,11 @@ async def test_archiving_with_the_store_away_costs_the_game_nothing(memory_serve
         assert (await http.get(f"/api/rooms/{created['code']}/log")).status_code == 200
 
 
+@pytest.mark.own_server  # switches the server's archiving off
 async def test_a_game_whose_node_died_before_archiving_is_archived_when_its_room_lists_games(
     server: Running, clients: Clients
 ) -> None:
-    server.hub.on_finished = None  # the committing node is gone before it archived the game
+    server.hub.observers.remove(server.history)  # the committing node is gone before it archived the game
     created, seated = await seated_room(clients, server.url, players=2)
     await play_random(seated, seed=6)
     async with httpx.AsyncClient(base_url=server.url) as http:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from rajas.server.history.archive import HistorySettings
+from rajas.server.storage.archive import HistorySettings
 from rajas.server.storage.archive_redis import INDEX, RedisArchive, game_key, room_key
 from rajas.server.storage.redis_cluster import key_slot
 from rajas.server.storage.redis_store import RedisStore

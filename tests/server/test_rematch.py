@@ -41,7 +41,7 @@ async def test_a_rematch_keeps_seats_codes_tokens_and_spectators_and_the_series_
     first_commitment = a.room["commitment"]  # type: ignore[index]
     await play_random([a, b], seed=1)
     first_log = await asyncio.to_thread(fetch_log, server.url, created["code"])
-    assert verify(first_log)["ok"] and first_log["game"] == 1
+    assert verify(first_log)["ok"] and first_log["game_number"] == 1
     series = a.room["series"]  # type: ignore[index]
     assert series["game"] == 1 and series["played"] == 1
     assert sum(s["wins"] for s in series["seats"]) >= 1
@@ -85,7 +85,7 @@ async def test_a_rematch_keeps_seats_codes_tokens_and_spectators_and_the_series_
         assert s["fame"] == sum(r["fame"] for r in got)
         assert s["overlap"] == pytest.approx(sum(r["overlap"] for r in got))
     second_log = await asyncio.to_thread(fetch_log, server.url, created["code"])
-    assert second_log["game"] == 2 and second_log["commitment"] != first_log["commitment"]
+    assert second_log["game_number"] == 2 and second_log["commitment"] != first_log["commitment"]
     report = verify(second_log, seen_commitment=room["commitment"], mine="ab" * 32)
     assert report["ok"], report["problems"]
 
@@ -141,7 +141,7 @@ async def test_one_person_plays_three_paced_bots_to_the_end(
     server: Running, clients: Clients, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pace = 0.02
-    monkeypatch.setattr(server.hub.tasks, "pace", pace)  # (put back after the test: the server is shared)
+    monkeypatch.setattr(server.tasks, "pace", pace)  # (put back after the test: the server is shared)
     me = await clients.open(server.url)
     created = await me.create_room(seats=4)
     await me.join(created["code"], name="solo", host_token=created["host_token"])
@@ -166,7 +166,7 @@ async def test_one_person_plays_three_paced_bots_to_the_end(
 async def test_an_away_players_bot_is_paced_too(
     memory_server: Running, clients: Clients, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(memory_server.hub.tasks, "pace", 0.05)  # (put back after the test: the server is shared)
+    monkeypatch.setattr(memory_server.tasks, "pace", 0.05)  # (put back after the test: the server is shared)
     _, (a, b) = await seated_room(clients, memory_server.url, players=2, grace=0.05, bot="random")
     await b.close()
     await a.wait_for(lambda c: c.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
@@ -194,10 +194,11 @@ async def play_random_as(a: Client) -> None:
         await a.wait_for(lambda c, v=data["v"]: c.v >= v)
 
 
+@pytest.mark.own_server  # sets the server's bot pace
 async def test_after_a_rematch_the_host_changes_settings_and_seats_then_starts(
     server: Running, clients: Clients
 ) -> None:
-    server.hub.tasks.pace = 0.0
+    server.tasks.pace = 0.0
     created, (a, b) = await seated_room(clients, server.url, players=2, seats=3, start=False, public=True)
     await a.add_bot("random")
     await a.start()
@@ -247,7 +248,7 @@ async def test_a_paced_bot_stopped_with_its_server_leaves_the_next_rooms_alone(c
     cancellation over, and the leaver's session raised it again and lost its connection.)"""
     for _ in range(3):
         async with run_server(MemoryStore()) as first:
-            first.hub.tasks.pace = 5.0  # (the driver is in its pause when the server closes)
+            first.tasks.pace = 5.0  # (the driver is in its pause when the server closes)
             created, (a, b) = await seated_room(clients, first.url, players=2, grace=0.05, bot="random")
             await b.close()
             await a.wait_for(lambda c: c.room["seats"][1]["bot"], timeout=5)  # type: ignore[index]
@@ -259,3 +260,29 @@ async def test_a_paced_bot_stopped_with_its_server_leaves_the_next_rooms_alone(c
             assert await d.leave() is None
             await c.wait_for(lambda x: x.room["seats"][1]["left"], timeout=5)  # type: ignore[index]
             await d.request("ping")  # (refused or not, the leaver's connection still answers)
+
+
+async def test_a_room_plays_at_most_its_games_and_its_log_keeps_two_of_them(clients: Clients) -> None:
+    """Issue 27, row 7: a rematch loop from the host token. The room's game log forgets the games before the last
+    one at each rematch (archived already), and past RAJAS_GAMES_PER_ROOM a rematch is refused."""
+    from rajas.protocol import unpack
+    from rajas.server.config import ServeSettings
+    from rajas.server.rooms.series import GAME_MARK
+
+    store = MemoryStore()
+    async with run_server(store, ServeSettings(games_per_room=3)) as server:
+        created, (a, b) = await seated_room(clients, server.url, players=2)
+        marks: list[list[int]] = []
+        for game in range(1, 4):
+            await play_random([a, b], seed=game)
+            entries = [unpack(e) for e in await store.log(created["code"])]
+            marks.append([e[1] for e in entries if isinstance(e, list) and len(e) == 2 and e[0] == GAME_MARK])
+            assert (await asyncio.to_thread(fetch_log, server.url, created["code"]))["game_number"] == game
+            if game < 3:
+                await a.rematch()
+                await a.start()
+                await b.wait_for(lambda c, g=game: c.game is not None and c.room["series"]["game"] == g + 1)  # type: ignore[index]
+        assert marks == [[1], [1, 2], [2, 3]]  # at most the game before and this one
+        await refused("too_many_games", a.rematch())
+        assert server.hub.metrics.limit_refusals.value("games_per_room") == 1
+        assert a.room is not None and a.room["status"] == "over"  # nothing changed

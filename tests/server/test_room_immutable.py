@@ -1,5 +1,5 @@
 """The parts of a room that a clone shares with its original are read-only: changing one in place raises,
-instead of leaving the identity-keyed caches (the packed room view, the fixed record, the snapshot, the
+instead of leaving the identity-keyed caches (the room view, the fixed record, the snapshot, the
 absentee check) silently stale. A change replaces the part."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from rajas.protocol import pack, unpack
 from rajas.protocol.messages import RoomSettings
 from rajas.server.rooms import changes
-from rajas.server.rooms.encoding import StateEncoder
 from rajas.server.rooms.frozen import FrozenDict, freeze
 from rajas.server.rooms.room import Room
+from rajas.server.rooms.views import RoomViews
 
 
 def _room() -> Room:
@@ -27,7 +27,7 @@ def _room() -> Room:
 def _edits(room: Room) -> list[Callable[[], Any]]:
     seat: Any = room.seats[0]
     settings: Any = room.settings
-    game: Any = room.game
+    match: Any = room.match
     seen: Any = room.seen
     seats: Any = room.seats
     return [
@@ -36,8 +36,8 @@ def _edits(room: Room) -> list[Callable[[], Any]]:
         lambda: seat.pop("token"),
         lambda: settings.__setitem__("seats", 5),
         lambda: settings.setdefault("x", 1),
-        lambda: game.__setitem__("seed", "chosen"),
-        lambda: game.clear(),
+        lambda: match.__setitem__("seed", "chosen"),
+        lambda: match.clear(),
         lambda: seen.__delitem__(room.seats[0]["id"]),
         lambda: seats.append(FrozenDict()),
         lambda: seen[room.seats[0]["id"]].append("d-2"),
@@ -56,16 +56,16 @@ def test_an_in_place_edit_of_a_shared_part_raises(made: str) -> None:
     assert unpack(pack(room.to_record())) == before  # and nothing changed
 
 
-def test_a_change_replaces_the_part_and_the_encoder_sees_it() -> None:
+def test_a_change_replaces_the_part_and_the_kept_view_sees_it() -> None:
     room = _room()
-    encoder = StateEncoder()
+    views = RoomViews()
     counts = FrozenDict({room.seats[0]["id"]: 1})
-    view = encoder.room_view(room, counts)
+    view = views.room_view(room, counts)
     copy = room.clone()
-    assert encoder.room_view(copy, counts) is view  # nothing replaced: the same packed view
+    assert views.room_view(copy, counts) is view  # nothing replaced: the same view
     changes.set_bot(copy, 1, True)
     assert copy.seats is not room.seats and not room.seats[1]["bot"] and copy.seats[1]["bot"]
-    assert unpack(encoder.room_view(copy, counts))["seats"][1]["bot"] is True
+    assert views.room_view(copy, counts)["seats"][1]["bot"] is True
 
 
 def test_frozen_parts_pack_and_compare_like_plain_ones() -> None:

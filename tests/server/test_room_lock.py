@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rajas.server.rooms.local_room import RoomLock
+from rajas.server.rooms.hub import RoomLock
 
 
 async def hold(lock: RoomLock, name: str, log: list[str], gate: asyncio.Event | None = None) -> None:

@@ -10,9 +10,10 @@ from typing import Any
 import httpx
 import pytest
 from rajas.games.dice_charmers.engine import load_sheet
+from rajas.games.dice_charmers.game import GAME
 from rajas.protocol import unpack
 from rajas.protocol.client import Client
-from rajas.server.rooms.sheet_cache import SheetCache
+from rajas.server.rooms.room import ComponentsCache
 from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import Clients, Running, mover, seated_room, sync
@@ -91,16 +92,16 @@ async def test_repeated_snapshots_of_one_version_are_the_same_packed_frame(serve
 
 
 def test_the_sheet_cache_keeps_the_newest_sheets_up_to_its_limit() -> None:
-    cache = SheetCache(2)
-    a, b, c = custom_sheet("A"), custom_sheet("B"), custom_sheet("C")
-    first = cache.get(a)
-    assert cache.get(dict(a)) is first and len(cache) == 1  # equal content: one parse
-    cache.get(b)
-    cache.get(a)  # used again: b is now the oldest
-    cache.get(c)
+    cache = ComponentsCache(2)
+    a, b, c = ({"sheet": custom_sheet(name)} for name in "ABC")
+    first = cache.get(GAME, a)
+    assert cache.get(GAME, dict(a)) is first and len(cache) == 1  # equal content: one parse
+    cache.get(GAME, b)
+    cache.get(GAME, a)  # used again: b is now the oldest
+    cache.get(GAME, c)
     assert len(cache) == 2 and cache.evictions == 1
-    assert cache.get(a) is first  # still there
-    assert cache.get(b) is not None and cache.evictions == 2  # parsed again after eviction
+    assert cache.get(GAME, a) is first  # still there
+    assert cache.get(GAME, b) is not None and cache.evictions == 2  # parsed again after eviction
 
 
 async def test_the_room_list_comes_from_the_lobby_index(server: Running, clients: Clients) -> None:
@@ -115,7 +116,14 @@ async def test_the_room_list_comes_from_the_lobby_index(server: Running, clients
     got = await rooms()
     line = got[listed["code"]]
     sheet = line.pop("sheet")
-    assert line == {"code": listed["code"], "seats": 3, "taken": 0, "names": [], "spectators": True}
+    assert line == {
+        "code": listed["code"],
+        "game": "dice_charmers",
+        "seats": 3,
+        "taken": 0,
+        "names": [],
+        "spectators": True,
+    }
     assert set(sheet) == {"custom"}  # a custom sheet is listed by its name, never with its file
     assert hidden["code"] not in got
     await host.join(listed["code"], name="a", host_token=listed["host_token"])
@@ -136,6 +144,7 @@ async def test_the_room_list_comes_from_the_lobby_index(server: Running, clients
     assert other["code"] not in await rooms()
 
 
+@pytest.mark.own_server  # fills the server's room list
 async def test_the_room_list_is_bounded(memory_server: Running) -> None:
     from rajas.server.rooms.hub import LISTED
 
@@ -180,18 +189,17 @@ async def test_a_record_written_whole_gets_its_fixed_part_at_the_next_commit(ser
     from rajas.protocol import pack
     from rajas.protocol.messages import RoomSettings
     from rajas.server.rooms import changes
-    from rajas.server.rooms.encoding import StateEncoder
     from rajas.server.rooms.room import Room
 
     store = server.store
-    room = Room.create(RoomSettings(seats=2, sheet=custom_sheet()))
+    room = Room.create(RoomSettings(seats=2, sheet=custom_sheet()))  # type: ignore[call-arg]
     assert await store.create(room.code, room.watch, pack(room.to_record()), False)
     new = room.clone()
     changes.take_seat(new, "a", None)
     new.v = 2
-    encoder = StateEncoder()
-    record, _ = encoder.commit(new)
-    ok = await store.commit(room.code, 1, record, None, pack({"v": 2}), None, encoder.fixed_record(new), False, None)
+    ok = await store.commit(
+        room.code, 1, pack(new.changing()), None, pack({"v": 2}), None, pack(new.fixed()), False, None
+    )
     assert ok
     loaded = Room.from_record(unpack(await store.load(room.code) or b""))
     assert loaded.v == 2 and loaded.seats[0]["name"] == "a" and loaded.settings == room.settings
@@ -234,8 +242,6 @@ async def test_a_node_checks_the_store_before_refusing_from_a_copy_that_missed_u
         with pytest.raises(ServerError) as e:  # a wrong decision is still refused, with its own code
             await a.decide(["river", [99], -1])
         assert e.value.code not in ("internal", "not_your_turn")
-
-
 
 
 async def test_an_expired_room_leaves_the_lobby_index(redis_url: str) -> None:

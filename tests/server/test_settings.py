@@ -27,11 +27,11 @@ async def test_host_changes_settings_everyone_sees_them(server: Running, clients
     assert await host.change_settings(**NEW) is None
     for c in (host, guest, watcher):
         await c.wait_for(lambda c: c.v == v + 1)
-        assert c.room is not None and c.room["settings"] == NEW
-        assert c.events[-1] == {"type": "settings_changed", "settings": NEW}
+        assert c.room is not None and c.room["settings"] == NEW | {"game": "dice_charmers"}
+        assert c.events[-1] == {"type": "settings_changed", "settings": NEW | {"game": "dice_charmers"}}
     async with httpx.AsyncClient(base_url=server.url) as http:
         info = (await http.get(f"/api/rooms/{created['code']}")).json()
-        assert info["settings"] == NEW
+        assert info["settings"] == NEW | {"game": "dice_charmers"}
         listed = (await http.get("/api/rooms")).json()["rooms"]
         assert any(r["code"] == created["code"] and r["seats"] == 3 for r in listed)
         await host.change_settings(**(NEW | {"public": False}))
@@ -64,11 +64,15 @@ async def test_settings_refusals(server: Running, clients: Clients) -> None:
     with pytest.raises(ServerError) as e:
         await host.change_settings(seats=2)  # three are seated
     assert e.value.code == "bad_settings"
-    for bad in ({"seats": 6}, {"seats": 1}, {"sheet": "mars"}, {"turn_clock": 0}, {"grace": -1}, {"bot": "smart"},
-                {"colour": "red"}):
+    for bad in ({"seats": 6}, {"seats": 1}, {"turn_clock": 0}, {"grace": -1}, {"bot": "smart"}):
         with pytest.raises(ServerError) as e:
             await host.change_settings(**bad)
         assert e.value.code == "malformed_frame", bad
+    # the game's own settings are the game's to check: a setting no game knows, or one the game cannot play with
+    for bad in ({"sheet": "mars"}, {"colour": "red"}, {"game": "chess"}):
+        with pytest.raises(ServerError) as e:
+            await host.change_settings(**bad)
+        assert e.value.code == "bad_settings", bad
     with pytest.raises(ServerError) as e:
         await host.change_settings(sheet={"name": "broken"})
     assert e.value.code == "bad_settings"

@@ -1,4 +1,4 @@
-"""The web client's files (server/static.py): compressed, cached by version or revalidated by ETag, and nothing
+"""The web client's files (server/edge/static.py): compressed, cached by version or revalidated by ETag, and nothing
 but the page's own files served."""
 
 from __future__ import annotations

@@ -10,12 +10,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from rajas.games.dice_charmers.engine import apply, new_game, pending
+from rajas.games.dice_charmers.engine import apply, load_sheet, new_game, pending
+from rajas.games.dice_charmers.game import GAME
 from rajas.protocol import unpack
 from rajas.protocol.client import ServerError
 from rajas.server.rooms.series import current_entries
-from rajas.server.rooms.sheet_cache import sheet_for
-from rajas.server.rooms.turn_rules import skip_decision
 from rajas.server.storage.memory_store import MemoryStore
 from rajas.server.storage.redis_store import RedisStore
 
@@ -56,7 +55,7 @@ async def test_when_the_limit_runs_out_with_skip_the_turn_is_skipped(turns_serve
     created, (a, _b) = await seated_room(clients, turns_server.url, mode="turns", turn_limit=1, after_limit="skip")
     state = (await turns_server.hub.load(created["code"], fresh=True)).state
     assert state is not None
-    expected = skip_decision(state).to_wire()
+    expected = GAME.skip(state).to_wire()
     await a.wait_for(lambda c: any(e["type"] == "decided" for e in c.events), timeout=5)
     assert events_of(a, "decided")[0]["decision"] == list(expected)
 
@@ -148,7 +147,7 @@ async def test_a_turn_limit_outlives_the_node_that_armed_it(
 
 def test_the_skip_passes_where_the_rules_allow_it_and_otherwise_gains_least_and_spends_no_karma() -> None:
     """docs/rules-decisions.md, "Turn-based rooms": the skip is the smallest legal way through a turn."""
-    sheet = sheet_for({"sheet": "sun"})
+    sheet = load_sheet("sun")
     passed = 0
     for g in range(12):
         state, _ = new_game(3, f"skip-{g}", sheet)
@@ -156,7 +155,7 @@ def test_the_skip_passes_where_the_rules_allow_it_and_otherwise_gains_least_and_
         while not state.is_over:
             p = pending(state)
             options, seat = p["options"], p["player"]
-            skip = skip_decision(state)
+            skip = GAME.skip(state)
             assert skip in options
             if any(o.kind == "pass" for o in options):
                 assert skip.kind == "pass"
@@ -173,9 +172,9 @@ def test_the_skip_passes_where_the_rules_allow_it_and_otherwise_gains_least_and_
 
 def test_a_game_whose_every_turn_is_skipped_still_ends() -> None:
     for sheet in ("sun", "moon"):
-        state, _ = new_game(4, "all-away", sheet_for({"sheet": sheet}))
+        state, _ = new_game(4, "all-away", load_sheet(sheet))
         for _ in range(5000):
             if state.is_over:
                 break
-            state, _ = apply(state, skip_decision(state), player=pending(state)["player"])
+            state, _ = apply(state, GAME.skip(state), player=pending(state)["player"])
         assert state.is_over and all(r["karma_used"] == 0 for r in state.result)

@@ -13,7 +13,7 @@ For every update the page records the JavaScript time of its message handler (pa
 from the message's arrival to the end of the next frame (requestAnimationFrame, then a task: the frame that shows
 it has been painted). First-load bytes are the sum of
 the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
-it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
+it serves the client compressed (server/edge/static.py mounted), else from server/edge/static.py on its own port.
 
 With `--pause MS` the players wait that long after each paint before the next decision, as in a real game, where
 updates come seconds apart: the page is idle in between and Chromium begins its frame at once, instead of at the next
@@ -91,7 +91,7 @@ def _free_port() -> int:
 
 @contextmanager
 def static_only() -> Iterator[str]:
-    """server/static.py alone on uvicorn (for first-load bytes while rajas serve still serves files plainly)."""
+    """server/edge/static.py alone on uvicorn (for first-load bytes while rajas serve still serves files plainly)."""
     import uvicorn
     from rajas.server.edge.static import ClientFiles
     from starlette.applications import Starlette
@@ -418,7 +418,7 @@ def main() -> None:
                 load = {"served_by": "rajas serve", **first_load(browser, url)}
             else:
                 with static_only() as static_url:
-                    alone = "server/static.py alone (rajas serve does not mount it yet)"
+                    alone = "server/edge/static.py alone (rajas serve does not mount it yet)"
                     load = {"served_by": alone, **first_load(browser, static_url)}
             print(json.dumps(load))
             for view in args.views:

@@ -1,6 +1,6 @@
 """Writes the Dice Charmers' demo fixtures (games/dice_charmers/web/fixtures/*.json) from real games of the engine.
 
-Each fixture is `{"sheet": sheet.to_json(), "state": public_state(state), "pending": pending(state)}` at one
+Each fixture is `{"sheet": sheet.to_json(), "state": the state as clients see it, "pending": pending(state)}` at one
 moment of a game played with random legal decisions. Run: `python3 tests/web/make_fixtures.py`.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rajas.games.dice_charmers.engine import apply, legal_decisions, load_sheet, new_game, pending
-from rajas.server.rooms.encoding import public_state
+from rajas.games.dice_charmers.game import GAME
 
 OUT = Path(__file__).resolve().parents[2] / "games" / "dice_charmers" / "web" / "fixtures"
 
@@ -66,7 +66,7 @@ def find(players: int, predicate: Moment, seed: int, sheet: str = "sun", max_ste
     for _ in range(max_steps):
         p = pending(state)
         if predicate(state, p):
-            return {"sheet": state.sheet.to_json(), "state": public_state(state), "pending": p}
+            return {"sheet": state.sheet.to_json(), "state": GAME.view(state, None)["state"], "pending": p}
         if state.is_over:
             return None
         state, _ = apply(state, choose(rnd, state, legal_decisions(state)))

@@ -6,7 +6,6 @@ stepping it by hand (the one place that sets an asyncio-private flag)."""
 from __future__ import annotations
 
 import asyncio
-import struct
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any, cast
@@ -48,20 +47,6 @@ class Socket:
 
     async def close(self, code: int, reason: str) -> None:
         await self.send({"type": "websocket.close", "code": code, "reason": reason})
-
-
-def ws_frame(payload: bytes, binary: bool) -> bytes:
-    """A whole server-to-client websocket frame (RFC 6455: final, unmasked, no extension), so a broadcast
-    can write the same bytes to every socket instead of framing the message once per recipient."""
-    first = 0x82 if binary else 0x81
-    n = len(payload)
-    if n < 126:
-        head = bytes((first, n))
-    elif n < 0x10000:
-        head = struct.pack("!BBH", first, 126, n)
-    else:
-        head = struct.pack("!BBQ", first, 127, n)
-    return head + payload
 
 
 EAGER_TASKS = sys.version_info >= (3, 12)

@@ -1,0 +1,1 @@
+"""Tests of the games in games/, one folder each."""
