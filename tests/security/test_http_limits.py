@@ -125,7 +125,7 @@ async def test_only_the_clients_own_files_are_served(shared_node: Node) -> None:
         assert status == 200, path
     game = "/play/dice_charmers"
     refused = ("/__init__.py", "/README.md", f"{game}/fixtures/midgame.json", f"{game}/demo.html", f"{game}/demo.js")
-    for path in (*refused, f"{game}/fixtures/", f"{game}/__init__.py", f"{game}/engine/game.py"):
+    for path in (*refused, f"{game}/fixtures/", f"{game}/__init__.py", f"{game}/game.py", f"{game}/engine/game.py"):
         status, _ = await http(shared_node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert status == 404, path
 
