@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rajas.protocol.errors import ProtocolError
 from rajas.server.rooms.room import PLAYING, Event, Room, Turn
@@ -29,7 +29,7 @@ _EMAIL = re.compile(rf"^[^@\s<>,;:\"\\]{{1,64}}@{_LABEL}(?:\.{_LABEL})+$")
 class Unit:
     """Seconds in one hour of a turn limit (a holder, so tests can shorten it without rebinding a name)."""
 
-    seconds = HOUR
+    seconds: ClassVar[float] = HOUR
 
 
 def limit_seconds(settings: Mapping[str, Any]) -> float | None:
