@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 
 import pytest
 import redis.asyncio as aioredis
@@ -185,3 +186,54 @@ async def test_a_unix_socket_url_with_shard_channels() -> None:
         proc.kill()
         proc.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def test_a_room_moved_to_another_master_is_still_heard(cluster: Cluster) -> None:
+    """Its slot migrated (keys and all) while the node listens: the heartbeat sees the new slot map, redis-py moves
+    the room's shard channel to the new master, and the hub is told to catch up."""
+    store = RedisStore(cluster.url, heartbeat=0.2)
+    await store.start()
+    caught_up: list[int] = []
+    store.on_reconnect = lambda: caught_up.append(1)
+    heard: list[bytes] = []
+    code = "migrating"
+    slot = key_slot(store._room(code).encode())
+    ids = {int(p): cluster.cli("cluster", "myid", port=p).strip() for p in cluster.ports}
+    source = next(p for p in cluster.ports if slot in _slots_of(cluster, p))
+    target = next(p for p in cluster.ports if p != source)
+    try:
+        assert await store.create(code, code + "-w", pack({"v": 1}), public=False)
+        await store.subscribe(code, heard.append)
+        assert await store.commit(code, 1, pack({"v": 2}), None, pack({"v": 2}))
+        await _until(lambda: pack({"v": 2}) in heard)
+        cluster.cli("cluster", "setslot", str(slot), "importing", ids[source], port=target)
+        cluster.cli("cluster", "setslot", str(slot), "migrating", ids[target], port=source)
+        keys = cluster.cli("cluster", "getkeysinslot", str(slot), "100", port=source).split()
+        cluster.cli("migrate", "127.0.0.1", str(target), "", "0", "5000", "keys", *keys, port=source)
+        for p in cluster.ports:
+            cluster.cli("cluster", "setslot", str(slot), "node", ids[target], port=p)
+        await _until(lambda: bool(caught_up))  # the heartbeat saw the slot move
+        assert await store.commit(code, 2, pack({"v": 3}), None, pack({"v": 3}))  # (run by the new master)
+        await _until(lambda: pack({"v": 3}) in heard)
+        assert int(cluster.cli("cluster", "countkeysinslot", str(slot), port=target)) >= 1
+    finally:
+        await store.close()
+
+
+def _slots_of(cluster: Cluster, port: int) -> set[int]:
+    """The slots master `port` serves, by its own CLUSTER NODES line."""
+    line = next(x for x in cluster.cli("cluster", "nodes", port=port).splitlines() if "myself" in x)
+    out: set[int] = set()
+    for part in line.split()[8:]:
+        if part[0].isdigit():
+            first, _, last = part.partition("-")
+            out.update(range(int(first), int(last or first) + 1))
+    return out
+
+
+async def _until(done: Callable[[], bool], seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if done():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("not in time")
