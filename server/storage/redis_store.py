@@ -20,17 +20,13 @@ from rajas.server.storage.archive import Archive, HistorySettings
 from rajas.server.storage.chat_store import RedisChat
 from rajas.server.storage.redis_batches import Arg, Batches
 from rajas.server.storage.redis_channels import Channels, channel
-from rajas.server.storage.redis_cluster import ClusterUrl, is_cluster
+from rajas.server.storage.redis_client import client
 from rajas.server.storage.redis_keys import PREFIX, room_key
 from rajas.server.storage.redis_lobby import RedisLobby
 from rajas.server.storage.redis_scripts import COMMIT, CREATE, PRESENCE, WATCH_SLACK
 from rajas.server.storage.store import RECENT, Listener, RoomStore, TurnIndex, merge_records
 from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 REFRESH_BATCH = 25
 
@@ -45,23 +41,7 @@ class RedisStore(RoomStore):
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
         self.node_ttl = max(1, round(node_ttl))
-        # Pooled sockets die with a Redis restart: every command reconnects and retries a few times before it
-        # fails (a retried commit is safe: the script checks the version, and accepted decision ids are remembered).
-        retry = Retry(ExponentialBackoff(cap=0.5, base=0.02), retries=4)
-        self.cluster: ClusterUrl | None = ClusterUrl(url) if is_cluster(url) else None
-        self.redis: aioredis.Redis | RedisCluster
-        if self.cluster is not None:
-            self.redis = self.cluster.client(retry=retry)
-        else:
-            # A bounded pool: a burst of commits queues for a connection instead of opening hundreds.
-            pool = aioredis.BlockingConnectionPool.from_url(
-                url,
-                max_connections=64,
-                timeout=30,
-                retry=retry,
-                retry_on_error=[RedisConnectionError, RedisTimeoutError],
-            )
-            self.redis = aioredis.Redis(connection_pool=pool)
+        self.redis: aioredis.Redis | RedisCluster = client(url)
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
         self._commits = Batches(self.redis, self._commit)
@@ -76,6 +56,7 @@ class RedisStore(RoomStore):
         self.channels = Channels()
         self._present: set[str] = set()  # rooms where this node may have presence counts (taken back at close)
         self._beater: asyncio.Task[None] | None = None
+        self._closing = False
 
     @staticmethod
     def _room(code: str) -> str:
@@ -117,7 +98,7 @@ class RedisStore(RoomStore):
         """Each beat notices a Redis restart (a new run_id) or, on a cluster, a slot that changed master, which
         clients no longer see (commands retry): the hub then catches up on updates it may have missed."""
         run_id = await self._run_id()
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.heartbeat)
             with contextlib.suppress(Exception):  # Redis away: retried next beat
                 moved = False
@@ -150,10 +131,12 @@ class RedisStore(RoomStore):
         return None
 
     async def close(self) -> None:
+        self._closing = True
         if self._beater is not None:
             self._beater.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._beater
+            # (redis-py can take the cancellation for a lost connection, which the beat lets pass: the flag then
+            # ends it at its next beat)
+            await asyncio.wait([self._beater], timeout=self.heartbeat + 5)
         with contextlib.suppress(Exception):  # a clean stop: our presence counts go at once
             await asyncio.wait_for(self._leave(), 2)
         await self._commits.close()
