@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rajas.games.registry import DEFAULT, GAMES
-from rajas.server.config import SERVE, ConfigError, env_default, help_for
+from rajas.server.config import FIELDS, ConfigError, help_for, load
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -36,39 +37,26 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from rajas.server.edge.connection import Limits
     from rajas.server.rooms.room import COMPONENTS
     from rajas.server.serve import serve
 
-    COMPONENTS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE)
+    try:
+        settings = load({flag: getattr(args, flag, None) for flag in FIELDS})
+    except ConfigError as e:
+        print(f"rajas serve: {e}", file=sys.stderr)
+        return 2
+    COMPONENTS.limit = max(1, settings.sheet_cache)  # (its default is RAJAS_SHEET_CACHE)
 
-    if args.log_format not in ("json", "text"):
+    if settings.log_format not in ("json", "text"):
         print("rajas serve: --log-format is json or text", file=sys.stderr)
         return 2
-    if args.transport not in ("fast", "standard"):
+    if settings.transport not in ("fast", "standard"):
         print("rajas serve: --transport is fast or standard", file=sys.stderr)
         return 2
-    if not 0 <= args.bot_pace < args.stall:  # (a paced bot must not look stalled to the other nodes)
+    if not 0 <= settings.bot_pace < settings.stall:  # (a paced bot must not look stalled to the other nodes)
         print("rajas serve: --bot-pace is 0 or more and less than --stall", file=sys.stderr)
         return 2
-    limits = Limits(
-        rate=args.rate,
-        burst=args.burst,
-        queue=args.queue,
-        queue_bytes=args.queue_bytes,
-        strikes=args.strikes,
-        max_body=args.max_body,
-        max_head=args.max_head,
-        handshake_timeout=args.handshake_timeout,
-        rooms_per_minute=args.rooms_per_minute,
-        max_rooms=args.max_rooms,
-        room_window=args.room_ttl,
-        conns_per_address=args.conns_per_address,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        chat_per_minute=args.chat_per_minute,
-        chat_spectators_per_minute=args.chat_spectators_per_minute,
-    )
-    serve(args, limits)
+    serve(settings)
     return 0
 
 
@@ -163,12 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(func=_simulate)
 
     srv = sub.add_parser("serve", help="run the game server (websocket /ws, HTTP /api, the web client at /)")
-    for flag, (_, kind, _, _) in SERVE.items():
-        try:
-            default = env_default(flag)
-        except ConfigError as e:
-            parser.error(str(e))
-        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=default, help=help_for(flag))
+    try:
+        defaults = load()
+    except ConfigError as e:
+        parser.error(str(e))
+    for flag, field in FIELDS.items():
+        kind: Callable[[str], Any] = int if field.annotation is int else float if field.annotation is float else str
+        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=getattr(defaults, flag), help=help_for(flag))
     srv.set_defaults(func=_serve)
 
     bots = sub.add_parser("bots", help="play whole games against a server with bot clients over websockets")

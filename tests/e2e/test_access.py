@@ -133,6 +133,7 @@ def keyboard_decision(page: Any, rng: random.Random) -> str:
     raise AssertionError("no decision could be made with the keyboard")
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_whole_game_by_keyboard_alone_with_no_serious_axe_violation(server: str, desk: tuple[Any, Any]) -> None:
     host, guest = desk
     two_player_room(server, host, guest)
@@ -230,6 +231,7 @@ def tap_decision(page: Any, rng: random.Random) -> str:
     raise AssertionError("no decision could be made by tapping")
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_whole_two_player_game_on_a_phone_by_touch(server: str, phones: tuple[Any, Any]) -> None:
     host, guest = phones
     two_player_room(server, host, guest, tap=True)

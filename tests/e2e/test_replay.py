@@ -11,6 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from rajas.server.fairness import log_game
 
 from tests.server.conftest import Clients, play_random, seated_room
@@ -75,6 +76,7 @@ SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
 })"""
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str, browser: Any) -> None:
     with ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's event loop)
         watch, gid = pool.submit(asyncio.run, _finished_game(server)).result()

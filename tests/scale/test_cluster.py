@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from rajas.bench.bots import run_bots
 from rajas.server.fairness import verify
 from rajas.server.storage.redis_cluster import key_slot
@@ -36,6 +37,7 @@ def commits_by_master(top: Topology) -> dict[int, int]:
     return out
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 async def test_games_through_the_balancer_on_a_cluster(cluster_nodes: Topology) -> None:
     before = [n.metrics() for n in cluster_nodes.nodes]
     commits_before = commits_by_master(cluster_nodes)

@@ -43,6 +43,7 @@ def serving(*extra: str) -> Iterator[str]:
             proc.wait()
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 @pytest.mark.parametrize("store_kind", ["memory", "redis"])
 def test_rajas_bots_against_rajas_serve(store_kind: str, request: pytest.FixtureRequest) -> None:
     extra = ["--redis", request.getfixturevalue("redis_url")] if store_kind == "redis" else []

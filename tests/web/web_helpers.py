@@ -39,7 +39,11 @@ def open_demo(page: Any, base_url: str, fixture: str, lang: str = "en") -> None:
 @contextmanager
 def rajas_serve(log_name: str = "web-server.log", env: dict[str, str] | None = None) -> Iterator[str]:
     """A real `rajas serve` (in-memory rooms) on a free port, serving this checkout's client_web/; its URL.
-    Its output goes to tests/artifacts/`log_name`; `env` adds RAJAS_* settings."""
+    Its output goes to tests/artifacts/`log_name` (under pytest-xdist, with the worker's name in it: each
+    worker runs servers of its own); `env` adds RAJAS_* settings."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        log_name = f"{Path(log_name).stem}-{worker}{Path(log_name).suffix}"
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
