@@ -63,6 +63,14 @@ STATUS = {
 }
 
 
+async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    """A route that failed (the store away, most often) answers in JSON like every other answer of /api, so a page
+    can say so; 503 when the store could not be reached, as that passes by itself."""
+    away = isinstance(exc, (OSError, TimeoutError)) or type(exc).__module__.startswith("redis")
+    message = "the rooms' store cannot be reached: try again in a moment" if away else "the server failed to answer"
+    return JSONResponse({"ok": False, "code": "internal", "message": message}, status_code=503 if away else 500)
+
+
 def _error(err: ProtocolError) -> JSONResponse:
     return JSONResponse({"ok": False, "code": err.code, "message": err.message}, status_code=STATUS.get(err.code, 400))
 
@@ -122,8 +130,13 @@ def create_app(
         if not monitor(request):  # (a stranger learns whether the node answers, not its name or its load)
             return JSONResponse({"ok": True})
         return JSONResponse(
-            {"ok": True, "node": node, "compiled": metrics.compiled, "rooms_here": len(hub.rooms),
-             "connections": len(conns)}
+            {
+                "ok": True,
+                "node": node,
+                "compiled": metrics.compiled,
+                "rooms_here": len(hub.rooms),
+                "connections": len(conns),
+            }
         )
 
     async def metrics_route(request: Request) -> Response:
@@ -233,7 +246,7 @@ def create_app(
         *turns.routes(),
         Mount("/", files, name="client"),
     ]
-    app = App(websocket, settings, metrics, routes=routes, lifespan=lifespan)
+    app = App(websocket, settings, metrics, routes=routes, lifespan=lifespan, exception_handlers={Exception: _internal})
     app.state.hub = hub
     app.state.tasks = tasks
     app.state.turns = turns
@@ -333,4 +346,3 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         "rooms whose bot this node is playing now",
         lambda: [("", sum(lr.driving for lr in hub.rooms.values()))],
     )
-

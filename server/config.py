@@ -12,15 +12,28 @@ import os
 import socket
 import uuid
 from typing import Any
+from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-def _env(name: str, description: str, default: Any, var: str | None = None) -> Any:
-    """A field read from the variable `var` (default RAJAS_ + NAME), and given by its name from a flag."""
-    return Field(default, description=description, validation_alias=var or f"RAJAS_{name.upper()}")
+def _env(name: str, description: str, default: Any, var: str | None = None, **bounds: Any) -> Any:
+    """A field read from the variable `var` (default RAJAS_ + NAME), and given by its name from a flag; `bounds`
+    are pydantic's (ge, le...), so a value out of them is refused at start with one line."""
+    return Field(default, description=description, validation_alias=var or f"RAJAS_{name.upper()}", **bounds)
+
+
+def _scheme(value: str | None, schemes: tuple[str, ...], example: str) -> str | None:
+    """A URL setting must name its scheme and host: a bare host name would make unclickable links or connect
+    nowhere, found only when the first player is waiting."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not (parts.hostname or (parts.path and parts.scheme == "unix")):
+        raise ValueError(f"give the whole address with its scheme, e.g. {example}")
+    return value
 
 
 class ServeSettings(BaseSettings):
@@ -28,7 +41,7 @@ class ServeSettings(BaseSettings):
     model_config = SettingsConfigDict(extra="ignore", case_sensitive=True, env_ignore_empty=True, validate_by_name=True)
 
     host: str = _env("host", "address to listen on", "127.0.0.1")
-    port: int = _env("port", "port to listen on", 8000)
+    port: int = _env("port", "port to listen on", 8000, ge=1, le=65535)
     redis: str | None = _env("redis", "share rooms through Redis, e.g. redis://localhost:6379/0", None,
                              "RAJAS_REDIS_URL")  # fmt: skip
     room_ttl: float = _env("room_ttl", "seconds an abandoned room is kept", 7200.0)
@@ -122,6 +135,51 @@ class ServeSettings(BaseSettings):
     smtp_from: str | None = _env("smtp_from", "turn e-mails: the sender address", None)
     public_url: str | None = _env("public_url", "the address players reach this server at (links in e-mails)", None)
 
+    @field_validator("redis")
+    @classmethod
+    def _redis_url(cls, v: str | None) -> str | None:
+        return _scheme(v, ("redis", "rediss", "unix"), "redis://localhost:6379/0")
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, v: str | None) -> str | None:
+        return _scheme(v, ("http", "https"), "https://rajas.example.org")
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp_url(cls, v: str | None) -> str | None:
+        return _scheme(v, ("smtp", "smtps"), "smtp://user:pass@mail.example.org:587?starttls=1")
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, v: str) -> str:
+        if v not in ("json", "text"):
+            raise ValueError("json or text")
+        return v
+
+    @field_validator("transport")
+    @classmethod
+    def _transport(cls, v: str) -> str:
+        if v not in ("fast", "standard"):
+            raise ValueError("fast or standard")
+        return v
+
+    @model_validator(mode="after")
+    def _paced_bots_are_not_stalled(self) -> ServeSettings:
+        if not 0 <= self.bot_pace < self.stall:  # (a paced bot must not look stalled to the other nodes)
+            raise ValueError(
+                f"--bot-pace / RAJAS_BOT_PACE={self.bot_pace} must be 0 or more and less than --stall / RAJAS_STALL"
+                f"={self.stall}"
+            )
+        return self
+
+    def mail_off_because(self) -> str | None:
+        """Why turn e-mails are off with these settings (None: they are on)."""
+        missing = [variable(f) for f in ("smtp_url", "smtp_from", "public_url") if not getattr(self, f)]
+        if len(missing) == 3:
+            return "no RAJAS_SMTP_URL"
+        return f"{', '.join(missing)} not set" if missing else None
+
 
 FIELDS: dict[str, FieldInfo] = ServeSettings.model_fields
 
@@ -143,9 +201,14 @@ def load(flags: dict[str, Any] | None = None) -> ServeSettings:
         return ServeSettings(**given)
     except ValidationError as e:
         first = e.errors()[0]
-        where = str(first["loc"][0]) if first["loc"] else "?"
-        name = variable(where) if where in FIELDS else where
-        raise ConfigError(f"{name}={first.get('input')!r}: {first['msg']}") from None
+        where = str(first["loc"][0]) if first["loc"] else ""
+        where = next((f for f in FIELDS if variable(f) == where), where)  # (from the environment: its variable)
+        if where in FIELDS:
+            raise ConfigError(
+                f"--{where.replace('_', '-')} / {variable(where)}={first.get('input')!r}: "
+                + str(first["msg"]).removeprefix("Value error, ")
+            ) from None
+        raise ConfigError(str(first["msg"]).removeprefix("Value error, ")) from None
 
 
 def env_default(flag: str) -> Any:

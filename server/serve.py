@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import logging
 import resource
+from urllib.parse import urlsplit, urlunsplit
 
 import uvicorn
 from rajas.protocol import MAX_FRAME
@@ -18,9 +20,15 @@ from rajas.server.storage.redis_store import RedisStore
 from rajas.server.storage.store import RoomStore
 from rajas.server.turns.service import TurnConfig
 
+log = logging.getLogger("rajas.serve")
+
 
 def make_store(
-    redis_url: str | None, room_ttl: float, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0,
+    redis_url: str | None,
+    room_ttl: float,
+    node: str | None = None,
+    heartbeat: float = 2.0,
+    node_ttl: float = 6.0,
     unjoined_ttl: float | None = None,
 ) -> RoomStore:
     if redis_url:
@@ -70,9 +78,40 @@ def raise_fd_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def redacted(url: str) -> str:
+    """A store's address without its password, fit for a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def announce(settings: ServeSettings, node: str) -> None:
+    """One line an operator reads at start: where the node serves, its store and whether e-mail is on; and a
+    warning when rooms live only in this process (a restart loses every room and archived game)."""
+    shown = f"[{settings.host}]" if ":" in settings.host else settings.host
+    mail_off = settings.mail_off_because()
+    store = f"redis {redacted(settings.redis)}" if settings.redis else "memory"
+    log.info(
+        "rajas serving http://%s:%d, store %s, turn e-mails %s, transport %s, node %s",
+        shown, settings.port, store, f"off ({mail_off})" if mail_off else "on", settings.transport, node,
+        extra={"event": "start", "port": settings.port, "store": "redis" if settings.redis else "memory",
+               "mail": mail_off is None},
+    )  # fmt: skip
+    if not settings.redis:
+        log.warning(
+            "rooms and archived games live in this process's memory only: a restart loses them all "
+            "(set RAJAS_REDIS_URL to keep them)",
+            extra={"event": "memory_store"},
+        )
+
+
 def serve(settings: ServeSettings) -> None:
     node = settings.node or node_name()
     logs.setup(settings.log_level, settings.log_format, node, settings.log_rate)
+    announce(settings, node)
     raise_fd_limit()
     store = make_store(
         settings.redis, settings.room_ttl, node, settings.heartbeat, settings.node_ttl, settings.unjoined_ttl

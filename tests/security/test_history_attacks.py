@@ -10,6 +10,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import httpx
+import pytest
 
 from tests.server.conftest import Clients, play_random, seated_room
 
@@ -44,6 +45,7 @@ async def finished(node: Node) -> str:
     raise AssertionError("not archived")
 
 
+@pytest.mark.alone  # (timed against another room's latency: with nothing else running)
 async def test_hostile_ids_and_ranges_are_refused_and_cost_nothing(node: Node) -> None:
     gid = await finished(node)
     async with httpx.AsyncClient(base_url=node.url, timeout=10) as http:
@@ -103,6 +105,7 @@ def _get_all(url: str, paths: list[str], headers: dict[str, str]) -> list[int]:
     return asyncio.run(run())
 
 
+@pytest.mark.alone  # (timed against another room's latency: with nothing else running)
 async def test_8_one_address_cannot_flood_the_history_or_thrash_the_replay_cache() -> None:
     """Issue 27, row 8: bytes and replays are charged to the asking address (RAJAS_HISTORY_BYTES_PER_MINUTE,
     RAJAS_REPLAYS_PER_MINUTE, 429 rate_limited), and an address holds at most a quarter of the replay cache (at
