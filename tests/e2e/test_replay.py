@@ -69,9 +69,11 @@ def turn_start(marks: list[list[int]], at: int) -> int:
     return at
 
 
+# each sheet on the page, with the player the page drew it from (the step's state it shows) and its header's words
 SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
   const svg = box.querySelector('svg.sheet');
-  return { seat: Number(box.dataset.seat), player: svg._rajas.player,
+  const seat = Number(box.dataset.seat);
+  return { seat, player: window.__replay.steps.get(window.__replayShown).state.players[seat],
            header: svg.querySelector('[data-area=header]').textContent };
 })"""
 

@@ -120,10 +120,12 @@ async def test_links_follow_the_forwarded_headers_of_a_trusted_proxy_only() -> N
 
 
 async def test_only_the_clients_own_files_are_served(shared_node: Node) -> None:
-    for path in ("/", "/index.html", "/app.js", "/styles.css"):
+    for path in ("/", "/index.html", "/app.js", "/app.css", "/play/dice_charmers/index.js"):
         status, _ = await http(shared_node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert status == 200, path
-    for path in ("/__init__.py", "/README.md", "/fixtures/midgame.json", "/demo.html", "/demo.js", "/fixtures/"):
+    game = "/play/dice_charmers"
+    refused = ("/__init__.py", "/README.md", f"{game}/fixtures/midgame.json", f"{game}/demo.html", f"{game}/demo.js")
+    for path in (*refused, f"{game}/fixtures/", f"{game}/__init__.py", f"{game}/game.py", f"{game}/engine/game.py"):
         status, _ = await http(shared_node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert status == 404, path
 

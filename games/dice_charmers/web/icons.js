@@ -1,8 +1,19 @@
-// Icons drawn as SVG: goods, bonuses, buildings, river symbols, palace characters, road shapes.
-// Every icon function returns a <g> centred on (x, y); `r` is the radius of the icon's badge.
+// The Dice Charmers' icons drawn as SVG: goods, bonuses, buildings, river symbols, palace characters, road shapes,
+// die faces, and the labels of bonuses. Every icon function returns a <g> centred on (x, y); `r` is the radius of the
+// icon's badge.
 
-import { el, text, title } from "./svg.js";
-import { t } from "./i18n.js";
+import { s as el } from "/ui.js";
+import { t } from "/i18n.js";
+import { CHARACTERS, GOODS, ROAD_SHAPE_ARMS, bonusLabel, sellRange, sellText } from "./labels.js";
+
+export const text = (x, y, str, attrs) => el("text", { x, y, ...attrs }, String(str));
+export const title = (str) => el("title", null, str);
+
+// A small standalone <svg> (for buttons in HTML panels) holding `child` drawn in a size x size box.
+export function inlineSvg(size, child, w) {
+  const width = w || size;
+  return el("svg", { viewBox: `0 0 ${width} ${size}`, width, height: size, class: "inline-icon" }, child);
+}
 
 export const COLOURS = {
   palace: "#e07b1a", palaceLight: "#fdebd3",
@@ -18,37 +29,10 @@ export const COLOURS = {
   tea: "#4d9a2a", silk: "#d0488f", spices: "#d8731f",
 };
 
-export const GOODS = ["tea", "silk", "spices"];
-export const CHARACTERS = ["great_mogul", "maharani", "trader", "raja_man_singh", "master_builder", "portuguese"];
 export const DIR = { N: 1, E: 2, S: 4, W: 8 };
 export const DIR_BITS = [1, 2, 4, 8];
 // unit vectors of the directions N, E, S, W (SVG y grows downwards)
 export const DIR_VEC = { 1: [0, -1], 2: [1, 0], 4: [0, 1], 8: [-1, 0] };
-
-// An icon is drawn once per set of arguments and cloned after that: a native deep clone costs a fraction of
-// building the same nodes attribute by attribute, and sheets, dice and panels draw the same icons over and over.
-const drawn = new Map();
-const DRAWN_MAX = 4000;
-function cached(name, args, draw) {
-  const key = name + JSON.stringify(args);
-  let node = drawn.get(key);
-  if (!node) {
-    node = draw(...args);
-    if (drawn.size >= DRAWN_MAX) drawn.clear();
-    drawn.set(key, node);
-  }
-  return node.cloneNode(true);
-}
-
-export const goodIcon = (...args) => cached("goodIcon", args, drawGoodIcon);
-export const symbolIcon = (...args) => cached("symbolIcon", args, drawSymbolIcon);
-export const characterIcon = (...args) => cached("characterIcon", args, drawCharacterIcon);
-export const roadArms = (...args) => cached("roadArms", args, drawRoadArms);
-export const bonusIcon = (...args) => cached("bonusIcon", args, drawBonusIcon);
-export const buildingIcon = (...args) => cached("buildingIcon", args, drawBuildingIcon);
-export const marketIcon = (...args) => cached("marketIcon", args, drawMarketIcon);
-export const residenceIcon = (...args) => cached("residenceIcon", args, drawResidenceIcon);
-export const dieFace = (...args) => cached("dieFace", args, drawDieFace);
 
 function star(x, y, r, n = 5, inner = 0.55) {
   const pts = [];
@@ -62,12 +46,13 @@ function star(x, y, r, n = 5, inner = 0.55) {
 
 // ---- goods -------------------------------------------------------------------------------------------
 
-function drawGoodIcon(good, x, y, r, attrs = {}) {
+export function goodIcon(good, x, y, r, attrs = {}) {
   const c = COLOURS[good] || "#888";
-  const g = el("g", { class: `good good-${good}`, ...attrs });
+  const ga = { class: `good good-${good}`, ...attrs };
+  const g = [];
   if (good === "tea") {
     // a leaf
-    g.append(
+    g.push(
       el("path", {
         d: `M${x - r * 0.9},${y + r * 0.55} C${x - r * 0.7},${y - r * 0.9} ${x + r * 0.6},${y - r * 0.95} ${x + r * 0.95},${y - r * 0.75}
             C${x + r * 0.8},${y + r * 0.5} ${x - r * 0.2},${y + r * 0.9} ${x - r * 0.9},${y + r * 0.55} Z`,
@@ -80,7 +65,7 @@ function drawGoodIcon(good, x, y, r, attrs = {}) {
     );
   } else if (good === "silk") {
     // a bolt of cloth: a diamond with a fold
-    g.append(
+    g.push(
       el("path", {
         d: `M${x},${y - r} L${x + r},${y} L${x},${y + r} L${x - r},${y} Z`,
         fill: c, stroke: "#7d1f52", "stroke-width": Math.max(0.8, r * 0.1), "stroke-linejoin": "round",
@@ -92,7 +77,7 @@ function drawGoodIcon(good, x, y, r, attrs = {}) {
     );
   } else {
     // a heap of spices
-    g.append(
+    g.push(
       el("path", {
         d: `M${x - r},${y + r * 0.7} Q${x - r * 0.3},${y - r * 1.1} ${x},${y - r * 0.9} Q${x + r * 0.3},${y - r * 1.1} ${x + r},${y + r * 0.7} Z`,
         fill: c, stroke: "#8a420c", "stroke-width": Math.max(0.8, r * 0.1), "stroke-linejoin": "round",
@@ -102,18 +87,19 @@ function drawGoodIcon(good, x, y, r, attrs = {}) {
       el("circle", { cx: x + r * 0.35, cy: y + r * 0.35, r: r * 0.12, fill: "#fbe0c4" }),
     );
   }
-  return g;
+  return el("g", ga, g);
 }
 
 // goods counts [t, s, p] as a row of icons centred on (x, y)
 export function goodsRow(counts, x, y, r) {
   const list = [];
   counts.forEach((n, i) => { for (let k = 0; k < n; k++) list.push(GOODS[i]); });
-  const g = el("g", { class: "goods-row" });
+  const ga = { class: "goods-row" };
+  const g = [];
   const step = r * 2.1;
   const x0 = x - ((list.length - 1) * step) / 2;
-  list.forEach((good, i) => g.append(goodIcon(good, x0 + i * step, y, r)));
-  return g;
+  list.forEach((good, i) => g.push(goodIcon(good, x0 + i * step, y, r)));
+  return el("g", ga, g);
 }
 
 // ---- river symbols -----------------------------------------------------------------------------------
@@ -130,53 +116,56 @@ function rotatedEllipse(cx, cy, rx, ry, deg, px, py) {
   return `M${f(x0)},${f(y0)} A${f(rx)},${f(ry)} ${deg} 1 0 ${f(x1)},${f(y1)} A${f(rx)},${f(ry)} ${deg} 1 0 ${f(x0)},${f(y0)} Z`;
 }
 
-function drawSymbolIcon(sym, x, y, r) {
-  const g = el("g", { class: `symbol symbol-${sym}` });
+export function symbolIcon(sym, x, y, r) {
+  const ga = { class: `symbol symbol-${sym}` };
+  const g = [];
   if (sym === "lotus") {
     for (const [dx, rot] of [[-0.45, -35], [0.45, 35], [0, 0]]) {
-      g.append(el("path", {
+      g.push(el("path", {
         d: rotatedEllipse(x + dx * r, y - r * 0.15, r * 0.32, r * 0.75, rot, x + dx * r, y + r * 0.4), fill: dx ? "#f4a6c6" : "#fbd0e2",
         stroke: "#b8447a", "stroke-width": r * 0.08,
       }));
     }
-    g.append(el("path", { d: `M${x - r * 0.8},${y + r * 0.6} Q${x},${y + r * 0.95} ${x + r * 0.8},${y + r * 0.6}`, fill: "none", stroke: "#3d8a3d", "stroke-width": r * 0.14 }));
+    g.push(el("path", { d: `M${x - r * 0.8},${y + r * 0.6} Q${x},${y + r * 0.95} ${x + r * 0.8},${y + r * 0.6}`, fill: "none", stroke: "#3d8a3d", "stroke-width": r * 0.14 }));
   } else if (sym === "flag") {
-    g.append(
+    g.push(
       el("line", { x1: x - r * 0.55, y1: y - r * 0.9, x2: x - r * 0.55, y2: y + r * 0.9, stroke: "#5a3d1e", "stroke-width": r * 0.14, "stroke-linecap": "round" }),
       el("path", { d: `M${x - r * 0.5},${y - r * 0.85} L${x + r * 0.85},${y - r * 0.45} L${x - r * 0.5},${y - r * 0.05} Z`, fill: "#d8342c", stroke: "#8c1b16", "stroke-width": r * 0.08, "stroke-linejoin": "round" }),
     );
   } else if (sym === "fish") {
-    g.append(
+    g.push(
       el("path", { d: `M${x - r * 0.55},${y} C${x - r * 0.2},${y - r * 0.7} ${x + r * 0.6},${y - r * 0.6} ${x + r * 0.85},${y} C${x + r * 0.6},${y + r * 0.6} ${x - r * 0.2},${y + r * 0.7} ${x - r * 0.55},${y} Z`, fill: "#f0b43c", stroke: "#8a5a0a", "stroke-width": r * 0.08 }),
       el("path", { d: `M${x - r * 0.45},${y} L${x - r * 0.95},${y - r * 0.45} L${x - r * 0.95},${y + r * 0.45} Z`, fill: "#f0b43c", stroke: "#8a5a0a", "stroke-width": r * 0.08, "stroke-linejoin": "round" }),
       el("circle", { cx: x + r * 0.45, cy: y - r * 0.12, r: r * 0.09, fill: "#3b2f25" }),
     );
   } else {
-    g.append(text(x, y + r * 0.35, String(sym).slice(0, 2), { "font-size": r, "text-anchor": "middle", fill: COLOURS.river, "font-weight": 700 }));
+    g.push(text(x, y + r * 0.35, String(sym).slice(0, 2), { "font-size": r, "text-anchor": "middle", fill: COLOURS.river, "font-weight": 700 }));
   }
-  return g;
+  return el("g", ga, g);
 }
 
 // ---- palace characters --------------------------------------------------------------------------------
 
-function drawCharacterIcon(ch, x, y, r, lang, attrs = {}) {
-  const g = el("g", { class: `character character-${ch}`, ...attrs });
-  g.append(
+export function characterIcon(ch, x, y, r, lang, attrs = {}) {
+  const ga = { class: `character character-${ch}`, ...attrs };
+  const g = [];
+  g.push(
     el("circle", { cx: x, cy: y, r, fill: COLOURS.palace, stroke: "#8f4708", "stroke-width": r * 0.08 }),
     // a small turban on top marks a person
     el("path", { d: `M${x - r * 0.55},${y - r * 0.5} Q${x},${y - r * 1.15} ${x + r * 0.55},${y - r * 0.5} Z`, fill: "#fff3e2", "fill-opacity": 0.9 }),
     text(x, y + r * 0.42, t(`${ch}_short`, lang), { "font-size": r * 0.95, "text-anchor": "middle", fill: "#fff", "font-weight": 800 }),
     title(t(ch, lang)),
   );
-  return g;
+  return el("g", ga, g);
 }
 
 // ---- roads --------------------------------------------------------------------------------------------
 
 // A road drawn as arms from (x, y) to the edges of a space of half-size h.
-function drawRoadArms(arms, x, y, h, opts = {}) {
+export function roadArms(arms, x, y, h, opts = {}) {
   const w = opts.width || h * 0.34;
-  const g = el("g", { class: opts.cls || "road" });
+  const ga = { class: opts.cls || "road" };
+  const g = [];
   const outer = opts.outer || COLOURS.road;
   const inner = opts.inner || COLOURS.roadFill;
   const lines = [];
@@ -185,94 +174,24 @@ function drawRoadArms(arms, x, y, h, opts = {}) {
     const [dx, dy] = DIR_VEC[bit];
     lines.push([x + dx * h, y + dy * h]);
   }
-  for (const [x2, y2] of lines) g.append(el("line", { x1: x, y1: y, x2, y2, stroke: outer, "stroke-width": w, "stroke-linecap": opts.cap || "butt" }));
-  if (lines.length) g.append(el("circle", { cx: x, cy: y, r: w / 2, fill: outer }));
-  for (const [x2, y2] of lines) g.append(el("line", { x1: x, y1: y, x2, y2, stroke: inner, "stroke-width": w * 0.45, "stroke-dasharray": opts.dash || null }));
-  if (lines.length) g.append(el("circle", { cx: x, cy: y, r: w * 0.225, fill: inner }));
-  return g;
+  for (const [x2, y2] of lines) g.push(el("line", { x1: x, y1: y, x2, y2, stroke: outer, "stroke-width": w, "stroke-linecap": opts.cap || "butt" }));
+  if (lines.length) g.push(el("circle", { cx: x, cy: y, r: w / 2, fill: outer }));
+  for (const [x2, y2] of lines) g.push(el("line", { x1: x, y1: y, x2, y2, stroke: inner, "stroke-width": w * 0.45, "stroke-dasharray": opts.dash || null }));
+  if (lines.length) g.push(el("circle", { cx: x, cy: y, r: w * 0.225, fill: inner }));
+  return el("g", ga, g);
 }
 
 // One half-road: a peg from a round end at (x, y) running `len` to the right.
 export function halfPeg(x, y, len, w, colour = COLOURS.road, inner = null) {
-  const g = el("g", { class: "half-peg" });
-  g.append(el("line", { x1: x, y1: y, x2: x + len, y2: y, stroke: colour, "stroke-width": w }));
-  g.append(el("circle", { cx: x, cy: y, r: w * 0.85, fill: colour }));
-  if (inner) g.append(el("line", { x1: x, y1: y, x2: x + len, y2: y, stroke: inner, "stroke-width": w * 0.45 }));
-  return g;
+  const ga = { class: "half-peg" };
+  const g = [];
+  g.push(el("line", { x1: x, y1: y, x2: x + len, y2: y, stroke: colour, "stroke-width": w }));
+  g.push(el("circle", { cx: x, cy: y, r: w * 0.85, fill: colour }));
+  if (inner) g.push(el("line", { x1: x, y1: y, x2: x + len, y2: y, stroke: inner, "stroke-width": w * 0.45 }));
+  return el("g", ga, g);
 }
 
 // ---- bonuses ------------------------------------------------------------------------------------------
-
-// The engine's shape bits (effects.py): straight 1, bend 2, fork 4, intersection 8; a road bonus is one
-// printed shape, or any of straight, fork and intersection (13) on sheets that print none.
-const SHAPE_BITS = [[1, "straight"], [2, "bend"], [4, "fork"], [8, "intersection"]];
-const ROAD_SHAPE_OF = { 13: "any", 4: "fork", 8: "intersection" };
-// A road bonus's shape drawn as arms: straight N-S, fork E-S-W, intersection all four.
-const ROAD_SHAPE_ARMS = { straight: 5, fork: 14, intersection: 15 };
-
-// How many goods a sell bonus sells: {lo, hi}. A sheet's `count` is exact, its `max` is 1 up to max;
-// an engine effect carries both ends (lo 0: selling is optional, as at a newly opened market).
-export function sellRange(b) {
-  if (b.count != null) return { lo: b.count, hi: b.count };
-  if (b.min != null) return { lo: b.min, hi: b.max };
-  return { lo: 1, hi: b.max };
-}
-
-// The count as printed: "2" (exactly), "1-2" (a range), "≤3" (up to, nothing also allowed).
-function sellText({ lo, hi }) {
-  if (lo === hi) return `${hi}`;
-  return lo === 0 ? `≤${hi}` : `${lo}-${hi}`;
-}
-
-const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-
-// Engine effect tuple (pending.effect / pending.pool) -> a bonus-like object the icons understand.
-export function effectBonus(eff) {
-  if (!eff || !eff.length) return { kind: "bonus" };
-  const [k, a, b] = eff;
-  switch (k) {
-    case "fame": case "money": case "karma": return { kind: k, amount: a };
-    case "palace": return { kind: "palace", character: CHARACTERS[a] };
-    case "goods": return { kind: "goods", counts: a };
-    case "goods_choice": return { kind: "goods_choice", count: a };
-    case "sell": return { kind: "sell", mode: a, max: b, min: eff[3] };
-    case "road": return ROAD_SHAPE_OF[a] ? { kind: "road", shape: ROAD_SHAPE_OF[a] } : { kind: "road_shapes", shapes: a };
-    case "half_roads": return { kind: "half_roads", n: a };
-    case "river_symbol": return { kind: "river_symbol", symbol: a };
-    case "great_mogul": case "maharani": case "trader": case "portuguese":
-      return { kind: "character_action", character: k };
-    default: return { kind: k };
-  }
-}
-
-// The river's goods symbols of a sheet, in order, for the labels of bonuses that name "a good of the river".
-export function symbolsOf(sheet) {
-  return [...new Set(sheet.river.spaces.map((s) => s.symbol))];
-}
-
-export function bonusLabel(b, lang, symbols) {
-  switch (b.kind) {
-    case "fame": case "money": return t(`b_${b.kind}`, lang, { n: b.amount });
-    case "karma": return b.amount > 1 ? `${b.amount} × ${t("b_karma", lang)}` : t("b_karma", lang);
-    case "palace": return t("b_palace", lang, { c: t(b.character, lang) });
-    case "goods": {
-      const counts = b.counts || GOODS.map((g) => (b.goods || []).filter((x) => x === g).length);
-      return `${t("b_goods", lang)}: ${counts.map((n, i) => (n ? `${n} ${t(GOODS[i], lang)}` : "")).filter(Boolean).join(", ")}`;
-    }
-    case "goods_choice": return t("b_goods_choice", lang, { n: b.count });
-    case "sell": {
-      const range = sellRange(b);
-      if (range.hi === 1 && range.lo === 1) return t("b_sell_1", lang);
-      const n = range.lo === 0 ? t("n_up_to", lang, { n: range.hi }) : sellText(range);
-      return capitalise(t(`b_sell_${b.mode}`, lang, { n }));
-    }
-    case "road": return b.shape && b.shape !== "any" ? `${t("b_road_shapes", lang)}: ${t(b.shape, lang)}` : t("b_road", lang);
-    case "road_shapes": return `${t("b_road_shapes", lang)}: ${SHAPE_BITS.filter(([bit]) => b.shapes & bit).map(([, n]) => t(n, lang)).join(" / ")}`;
-    case "river_symbol": return t("b_river_symbol", lang, { s: t(symbols ? symbols[b.symbol] : String(b.symbol), lang) });
-    case "character_action": return t(`b_${b.character}`, lang);
-    default: return t(`b_${b.kind}`, lang);
-  }
-}
 
 function badge(x, y, r, fill, stroke) {
   return el("circle", { cx: x, cy: y, r, fill, stroke: stroke || "rgba(0,0,0,0.35)", "stroke-width": Math.max(0.8, r * 0.09) });
@@ -293,52 +212,53 @@ const WAVE = (x, y, r) => el("path", {
 });
 
 // `b`: a bonus of the sheet file ({kind, amount, character, ...}) or effectBonus(...) of an engine effect.
-function drawBonusIcon(b, x, y, r, lang, extra = {}) {
-  const g = el("g", { class: `bonus bonus-${b.kind}`, ...extra });
+export function bonusIcon(b, x, y, r, lang, extra = {}) {
+  const ga = { class: `bonus bonus-${b.kind}`, ...extra };
+  const g = [];
   const fs = r * 1.05;
   const white = { "text-anchor": "middle", fill: "#fff", "font-weight": 800 };
   switch (b.kind) {
     case "fame":
-      g.append(
+      g.push(
         el("polygon", { points: star(x, y, r * 1.18, 5, 0.62), fill: COLOURS.fame, stroke: "#6e1220", "stroke-width": r * 0.08, "stroke-linejoin": "round" }),
         text(x, y + fs * 0.4, b.amount, { ...white, "font-size": fs * 0.95 }),
       );
       break;
     case "money":
-      g.append(
+      g.push(
         badge(x, y, r, "#e9b836", "#7c5a06"),
         el("circle", { cx: x, cy: y, r: r * 0.78, fill: "none", stroke: "#7c5a06", "stroke-width": r * 0.07 }),
         text(x, y + fs * 0.37, b.amount, { "text-anchor": "middle", fill: "#5a3f00", "font-weight": 800, "font-size": fs }),
       );
       break;
     case "karma": {
-      g.append(badge(x, y, r, COLOURS.karma));
-      g.append(el("circle", { cx: x, cy: y, r: r * 0.5, fill: "none", stroke: "#fff", "stroke-width": r * 0.13 }));
+      g.push(badge(x, y, r, COLOURS.karma));
+      g.push(el("circle", { cx: x, cy: y, r: r * 0.5, fill: "none", stroke: "#fff", "stroke-width": r * 0.13 }));
       // the eight spokes as one path (a sheet shows a dozen wheels: one node each instead of eight)
       const f = (v) => Math.round(v * 100) / 100;
       const spokes = Array.from({ length: 8 }, (_, i) => {
         const a = (Math.PI * i) / 4;
         return `M${f(x + Math.cos(a) * r * 0.15)},${f(y + Math.sin(a) * r * 0.15)} L${f(x + Math.cos(a) * r * 0.72)},${f(y + Math.sin(a) * r * 0.72)}`;
       }).join(" ");
-      g.append(el("path", { d: spokes, fill: "none", stroke: "#fff", "stroke-width": r * 0.1 }));
-      if (b.amount > 1) g.append(text(x + r * 0.9, y - r * 0.6, b.amount, { "font-size": r * 0.8, fill: COLOURS.karma, "font-weight": 800 }));
+      g.push(el("path", { d: spokes, fill: "none", stroke: "#fff", "stroke-width": r * 0.1 }));
+      if (b.amount > 1) g.push(text(x + r * 0.9, y - r * 0.6, b.amount, { "font-size": r * 0.8, fill: COLOURS.karma, "font-weight": 800 }));
       break;
     }
     case "palace":
-      g.append(characterIcon(b.character, x, y, r, lang));
+      g.push(characterIcon(b.character, x, y, r, lang));
       break;
     case "character_action":
-      g.append(characterIcon(b.character, x, y, r, lang));
+      g.push(characterIcon(b.character, x, y, r, lang));
       break;
     case "palace_any":
-      g.append(
+      g.push(
         badge(x, y, r, COLOURS.palace, "#8f4708"),
         el("path", { d: `M${x - r * 0.55},${y - r * 0.5} Q${x},${y - r * 1.15} ${x + r * 0.55},${y - r * 0.5} Z`, fill: "#fff3e2", "fill-opacity": 0.9 }),
         text(x, y + fs * 0.42, "?", { ...white, "font-size": fs * 1.05 }),
       );
       break;
     case "upgrade":
-      g.append(
+      g.push(
         badge(x, y, r, COLOURS.upgrade),
         el("path", { d: `M${x - r * 0.5},${y + r * 0.55} L${x - r * 0.5},${y - r * 0.05} L${x},${y - r * 0.5} L${x + r * 0.5},${y - r * 0.05} L${x + r * 0.5},${y + r * 0.55} Z`, fill: "none", stroke: "#fff", "stroke-width": r * 0.13, "stroke-linejoin": "round" }),
         el("path", { d: `M${x},${y + r * 0.4} L${x},${y - r * 0.05} M${x - r * 0.2},${y + r * 0.12} L${x},${y - r * 0.1} L${x + r * 0.2},${y + r * 0.12}`, fill: "none", stroke: "#fff", "stroke-width": r * 0.12, "stroke-linecap": "round" }),
@@ -346,18 +266,18 @@ function drawBonusIcon(b, x, y, r, lang, extra = {}) {
       break;
     case "goods": {
       const counts = b.counts || GOODS.map((gd) => (b.goods || []).filter((x2) => x2 === gd).length);
-      g.append(badge(x, y, r, COLOURS.marketLight, COLOURS.market), goodsRow(counts, x, y, r * 0.4));
+      g.push(badge(x, y, r, COLOURS.marketLight, COLOURS.market), goodsRow(counts, x, y, r * 0.4));
       break;
     }
     case "goods_die":
-      g.append(
+      g.push(
         el("rect", { x: x - r * 0.9, y: y - r * 0.9, width: r * 1.8, height: r * 1.8, rx: r * 0.35, fill: COLOURS.market, stroke: "#3f2158", "stroke-width": r * 0.08 }),
         goodIcon("tea", x - r * 0.38, y - r * 0.32, r * 0.32),
         goodIcon("spices", x + r * 0.38, y + r * 0.32, r * 0.32),
       );
       break;
     case "goods_choice":
-      g.append(
+      g.push(
         badge(x, y, r, COLOURS.market, "#3f2158"),
         text(x, y + fs * 0.12, b.count, { ...white, "font-size": fs * 0.85 }),
         goodIcon("tea", x - r * 0.45, y + r * 0.5, r * 0.22),
@@ -369,9 +289,9 @@ function drawBonusIcon(b, x, y, r, lang, extra = {}) {
       const sign = { any: "", same: "=", different: "≠", same_or_different: "=≠" }[b.mode] || "";
       const range = sellRange(b);
       const count = sellText(range);
-      g.setAttribute("data-sell", range.lo === range.hi ? "exact" : "range");
-      g.setAttribute("data-count", count);
-      g.append(
+      ga["data-sell"] = range.lo === range.hi ? "exact" : "range";
+      ga["data-count"] = count;
+      g.push(
         badge(x, y, r, COLOURS.market, "#3f2158"),
         el("circle", { cx: x + r * 0.62, cy: y - r * 0.62, r: r * 0.36, fill: "#e9b836", stroke: "#7c5a06", "stroke-width": r * 0.07 }),
         // a range ("1-2") is printed smaller than an exact count so that both fit the badge
@@ -382,50 +302,50 @@ function drawBonusIcon(b, x, y, r, lang, extra = {}) {
       break;
     }
     case "half_road":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"),
+      g.push(badge(x, y, r, COLOURS.province, "#24470f"),
         el("line", { x1: x - r * 0.8, y1: y, x2: x - r * 0.1, y2: y, stroke: "#fff", "stroke-width": r * 0.12, "stroke-dasharray": `${r * 0.18} ${r * 0.14}`, "stroke-opacity": 0.8 }),
         halfPeg(x - r * 0.05, y, r * 0.95, r * 0.32, "#fff"));
       break;
     case "half_roads":
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), halfPeg(x - r * 0.45, y - r * 0.32, r * 0.95, r * 0.24, "#fff"), halfPeg(x - r * 0.45, y + r * 0.32, r * 0.95, r * 0.24, "#fff"));
+      g.push(badge(x, y, r, COLOURS.province, "#24470f"), halfPeg(x - r * 0.45, y - r * 0.32, r * 0.95, r * 0.24, "#fff"), halfPeg(x - r * 0.45, y + r * 0.32, r * 0.95, r * 0.24, "#fff"));
       break;
     case "road": {
       // the printed shape; a bonus of any shape shows the three choices as a fork with a "?"
       const shape = b.shape || "any";
-      g.setAttribute("data-shape", shape);
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"));
+      ga["data-shape"] = shape;
+      g.push(badge(x, y, r, COLOURS.province, "#24470f"));
       if (shape === "any") {
-        g.append(roadArms(14, x - r * 0.12, y + r * 0.12, r * 0.62, { width: r * 0.28, outer: "#fff", inner: "#fff" }),
+        g.push(roadArms(14, x - r * 0.12, y + r * 0.12, r * 0.62, { width: r * 0.28, outer: "#fff", inner: "#fff" }),
           text(x + r * 0.5, y - r * 0.2, "?", { ...white, "font-size": fs * 0.7 }));
       } else {
-        g.append(roadArms(ROAD_SHAPE_ARMS[shape] || 15, x, y, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
+        g.push(roadArms(ROAD_SHAPE_ARMS[shape] || 15, x, y, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
       }
       break;
     }
     case "road_shapes": {
       const arms = b.shapes & 2 ? 6 : b.shapes & 4 ? 14 : b.shapes & 8 ? 15 : 5;
       const off = arms === 6 ? r * 0.1 : 0;
-      g.append(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(arms, x - off, y - off, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
+      g.push(badge(x, y, r, COLOURS.province, "#24470f"), roadArms(arms, x - off, y - off, r * 0.72, { width: r * 0.3, outer: "#fff", inner: "#fff" }));
       break;
     }
     case "river_forward":
-      g.append(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.45, r), ARROW(x, y - r * 0.1, r, 1));
+      g.push(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.45, r), ARROW(x, y - r * 0.1, r, 1));
       break;
     case "river_back":
-      g.append(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.45, r), ARROW(x, y - r * 0.1, r, -1));
+      g.push(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.45, r), ARROW(x, y - r * 0.1, r, -1));
       break;
     case "river_back_choice":
-      g.append(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.5, r), ARROW(x - r * 0.15, y - r * 0.12, r * 0.85, -1),
+      g.push(badge(x, y, r, COLOURS.river, "#123f66"), WAVE(x, y + r * 0.5, r), ARROW(x - r * 0.15, y - r * 0.12, r * 0.85, -1),
         text(x + r * 0.55, y + r * 0.05, "?", { ...white, "font-size": fs * 0.7 }));
       break;
     case "river_symbol":
-      g.append(badge(x, y, r, COLOURS.riverLight, COLOURS.river));
+      g.push(badge(x, y, r, COLOURS.riverLight, COLOURS.river));
       break;
     default:
-      g.append(badge(x, y, r, "#999"), text(x, y + fs * 0.35, "★", { ...white, "font-size": fs }));
+      g.push(badge(x, y, r, "#999"), text(x, y + fs * 0.35, "★", { ...white, "font-size": fs }));
   }
-  g.append(title(bonusLabel(b, lang)));
-  return g;
+  g.push(title(bonusLabel(b, lang)));
+  return el("g", ga, g);
 }
 
 // A cross over something (a used/taken mark), centred on (x, y), half-size s.
@@ -442,14 +362,15 @@ export function circleMark(x, y, r, colour = "#3b2f25", w) {
 
 // ---- province spaces ------------------------------------------------------------------------------------
 
-function drawBuildingIcon(kind, x, y, s, lang) {
+export function buildingIcon(kind, x, y, s, lang) {
   // s: half-size of the icon box
-  const g = el("g", { class: `building building-${kind}` });
+  const ga = { class: `building building-${kind}` };
+  const g = [];
   const ink = "#5b4330";
   const wall = "#f1dfbd";
   const sw = s * 0.09;
   if (kind === "temple") {
-    g.append(
+    g.push(
       el("rect", { x: x - s * 0.75, y: y - s * 0.1, width: s * 1.5, height: s * 0.95, fill: wall, stroke: ink, "stroke-width": sw }),
       el("path", { d: `M${x - s * 0.6},${y - s * 0.1} Q${x - s * 0.6},${y - s * 0.8} ${x},${y - s * 0.85} Q${x + s * 0.6},${y - s * 0.8} ${x + s * 0.6},${y - s * 0.1} Z`, fill: "#e7a83c", stroke: ink, "stroke-width": sw }),
       el("line", { x1: x, y1: y - s * 0.85, x2: x, y2: y - s * 1.05, stroke: ink, "stroke-width": sw }),
@@ -465,19 +386,19 @@ function drawBuildingIcon(kind, x, y, s, lang) {
       d += i % 2 === 0 ? ` L${x - s * 0.85 + w * i + w},${top} L${xx},${top + s * 0.25}` : ` L${xx},${top + s * 0.25} L${xx},${top}`;
     }
     d += ` L${x + s * 0.85},${top} L${x + s * 0.85},${y + s * 0.85} Z`;
-    g.append(
+    g.push(
       el("path", { d, fill: "#d9c39a", stroke: ink, "stroke-width": sw, "stroke-linejoin": "round" }),
       el("path", { d: `M${x - s * 0.25},${y + s * 0.85} L${x - s * 0.25},${y + s * 0.3} Q${x},${y} ${x + s * 0.25},${y + s * 0.3} L${x + s * 0.25},${y + s * 0.85} Z`, fill: ink }),
     );
   } else if (kind === "tower") {
-    g.append(
+    g.push(
       el("rect", { x: x - s * 0.35, y: y - s * 0.45, width: s * 0.7, height: s * 1.3, fill: wall, stroke: ink, "stroke-width": sw }),
       el("path", { d: `M${x - s * 0.5},${y - s * 0.45} L${x},${y - s * 1.05} L${x + s * 0.5},${y - s * 0.45} Z`, fill: "#c0532d", stroke: ink, "stroke-width": sw, "stroke-linejoin": "round" }),
       el("rect", { x: x - s * 0.1, y: y - s * 0.2, width: s * 0.2, height: s * 0.3, fill: ink }),
       el("rect", { x: x - s * 0.1, y: y + s * 0.35, width: s * 0.2, height: s * 0.3, fill: ink }),
     );
   } else if (kind === "well") {
-    g.append(
+    g.push(
       el("path", { d: `M${x - s * 0.65},${y - s * 0.55} L${x - s * 0.65},${y + s * 0.3} M${x + s * 0.65},${y - s * 0.55} L${x + s * 0.65},${y + s * 0.3} M${x - s * 0.8},${y - s * 0.55} L${x + s * 0.8},${y - s * 0.55}`, stroke: ink, "stroke-width": sw * 1.3, fill: "none" }),
       el("ellipse", { cx: x, cy: y + s * 0.35, rx: s * 0.8, ry: s * 0.25, fill: "#7fb7df", stroke: ink, "stroke-width": sw }),
       el("path", { d: `M${x - s * 0.8},${y + s * 0.35} L${x - s * 0.8},${y + s * 0.75} Q${x},${y + s * 1.05} ${x + s * 0.8},${y + s * 0.75} L${x + s * 0.8},${y + s * 0.35}`, fill: "#c9b08a", stroke: ink, "stroke-width": sw }),
@@ -485,32 +406,34 @@ function drawBuildingIcon(kind, x, y, s, lang) {
       el("rect", { x: x - s * 0.13, y: y + s * 0.02, width: s * 0.26, height: s * 0.2, fill: ink }),
     );
   } else {
-    g.append(
+    g.push(
       el("rect", { x: x - s * 0.7, y: y - s * 0.2, width: s * 1.4, height: s * 1.0, fill: wall, stroke: ink, "stroke-width": sw }),
       el("path", { d: `M${x - s * 0.85},${y - s * 0.2} L${x},${y - s * 0.9} L${x + s * 0.85},${y - s * 0.2} Z`, fill: "#b5835a", stroke: ink, "stroke-width": sw }),
       text(x, y + s * 0.55, String(kind).slice(0, 2), { "font-size": s * 0.6, "text-anchor": "middle", fill: ink, "font-weight": 700 }),
     );
   }
-  g.append(title(t(kind, lang)));
-  return g;
+  g.push(title(t(kind, lang)));
+  return el("g", ga, g);
 }
 
-function drawMarketIcon(kind, x, y, s, lang) {
-  const g = el("g", { class: `market-space market-${kind}` });
-  g.append(
+export function marketIcon(kind, x, y, s, lang) {
+  const ga = { class: `market-space market-${kind}` };
+  const g = [];
+  g.push(
     el("path", { d: `M${x - s * 0.95},${y + s * 0.2} L${x},${y - s * 0.85} L${x + s * 0.95},${y + s * 0.2} Z`, fill: COLOURS.market, stroke: "#3f2158", "stroke-width": s * 0.08, "stroke-linejoin": "round" }),
     el("rect", { x: x - s * 0.75, y: y + s * 0.2, width: s * 1.5, height: s * 0.7, fill: "#f4ecf9", stroke: "#3f2158", "stroke-width": s * 0.08 }),
     text(x, y + s * 0.75, kind === "same" ? "=" : "≠", { "font-size": s * 0.7, "text-anchor": "middle", fill: COLOURS.market, "font-weight": 800 }),
     text(x, y - s * 0.05, "1-3", { "font-size": s * 0.38, "text-anchor": "middle", fill: "#fff", "font-weight": 700 }),
     title(t(`market_${kind}`, lang)),
   );
-  return g;
+  return el("g", ga, g);
 }
 
-function drawResidenceIcon(x, y, s, lang) {
-  const g = el("g", { class: "residence" });
+export function residenceIcon(x, y, s, lang) {
+  const ga = { class: "residence" };
+  const g = [];
   const ink = "#5b4330";
-  g.append(
+  g.push(
     el("rect", { x: x - s * 0.9, y: y - s * 0.15, width: s * 1.8, height: s * 0.95, fill: "#fbe7b5", stroke: ink, "stroke-width": s * 0.07 }),
     el("path", { d: `M${x - s * 0.45},${y - s * 0.15} Q${x - s * 0.45},${y - s * 0.8} ${x},${y - s * 0.85} Q${x + s * 0.45},${y - s * 0.8} ${x + s * 0.45},${y - s * 0.15} Z`, fill: "#e2a23a", stroke: ink, "stroke-width": s * 0.07 }),
     el("path", { d: `M${x - s * 0.9},${y - s * 0.15} L${x - s * 0.9},${y - s * 0.55} L${x - s * 0.7},${y - s * 0.7} L${x - s * 0.5},${y - s * 0.55} L${x - s * 0.5},${y - s * 0.15}`, fill: "#e2a23a", stroke: ink, "stroke-width": s * 0.07 }),
@@ -520,33 +443,34 @@ function drawResidenceIcon(x, y, s, lang) {
     el("path", { d: `M${x - s * 0.18},${y + s * 0.8} L${x - s * 0.18},${y + s * 0.35} Q${x},${y + s * 0.15} ${x + s * 0.18},${y + s * 0.35} L${x + s * 0.18},${y + s * 0.8} Z`, fill: ink }),
     title(t("residence", lang)),
   );
-  return g;
+  return el("g", ga, g);
 }
 
 // A die face as a rounded square (x, y: centre; s: half-size).
-function drawDieFace(colour, face, x, y, s, lang) {
+export function dieFace(colour, face, x, y, s, lang) {
   const fill = { purple: COLOURS.market, green: COLOURS.province, blue: COLOURS.river, orange: COLOURS.palace }[colour] || "#888";
-  const g = el("g", { class: `die die-${colour}` });
-  g.append(el("rect", { x: x - s, y: y - s, width: 2 * s, height: 2 * s, rx: s * 0.28, fill, stroke: "rgba(0,0,0,0.45)", "stroke-width": s * 0.06 }));
-  g.append(el("rect", { x: x - s * 0.8, y: y - s * 0.8, width: 1.6 * s, height: 1.6 * s, rx: s * 0.2, fill: "#fffaf0", "fill-opacity": 0.95 }));
+  const ga = { class: `die die-${colour}` };
+  const g = [];
+  g.push(el("rect", { x: x - s, y: y - s, width: 2 * s, height: 2 * s, rx: s * 0.28, fill, stroke: "rgba(0,0,0,0.45)", "stroke-width": s * 0.06 }));
+  g.push(el("rect", { x: x - s * 0.8, y: y - s * 0.8, width: 1.6 * s, height: 1.6 * s, rx: s * 0.2, fill: "#fffaf0", "fill-opacity": 0.95 }));
   let label = "";
   if (colour === "purple") {
-    g.append(goodIcon(face[0], x - s * 0.36, y - s * 0.3, s * 0.34), goodIcon(face[1], x + s * 0.36, y + s * 0.3, s * 0.34));
+    g.push(goodIcon(face[0], x - s * 0.36, y - s * 0.3, s * 0.34), goodIcon(face[1], x + s * 0.36, y + s * 0.3, s * 0.34));
     label = face.map((f) => t(f, lang)).join(" + ");
   } else if (colour === "green") {
-    if (face === "bend") g.append(roadArms(6, x - s * 0.1, y - s * 0.1, s * 0.8, { width: s * 0.36 }));
-    else if (face === "straight") g.append(roadArms(5, x, y, s * 0.8, { width: s * 0.36 }));
+    if (face === "bend") g.push(roadArms(6, x - s * 0.1, y - s * 0.1, s * 0.8, { width: s * 0.36 }));
+    else if (face === "straight") g.push(roadArms(5, x, y, s * 0.8, { width: s * 0.36 }));
     else {
-      g.append(halfPeg(x - s * 0.5, y - s * 0.34, s * 1.15, s * 0.3, COLOURS.road, COLOURS.roadFill), halfPeg(x - s * 0.5, y + s * 0.34, s * 1.15, s * 0.3, COLOURS.road, COLOURS.roadFill));
+      g.push(halfPeg(x - s * 0.5, y - s * 0.34, s * 1.15, s * 0.3, COLOURS.road, COLOURS.roadFill), halfPeg(x - s * 0.5, y + s * 0.34, s * 1.15, s * 0.3, COLOURS.road, COLOURS.roadFill));
     }
     label = t(face, lang);
   } else if (colour === "blue") {
-    g.append(symbolIcon(face, x, y, s * 0.7));
+    g.push(symbolIcon(face, x, y, s * 0.7));
     label = t(face, lang);
   } else {
-    g.append(characterIcon(face, x, y + s * 0.05, s * 0.66, lang));
+    g.push(characterIcon(face, x, y + s * 0.05, s * 0.66, lang));
     label = t(face, lang);
   }
-  g.append(title(label));
-  return g;
+  g.push(title(label));
+  return el("g", ga, g);
 }
