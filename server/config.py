@@ -138,7 +138,7 @@ class ServeSettings(BaseSettings):
     @field_validator("redis")
     @classmethod
     def _redis_url(cls, v: str | None) -> str | None:
-        return _scheme(v, ("redis", "rediss", "unix"), "redis://localhost:6379/0")
+        return _scheme(v, ("redis", "rediss", "unix", "redis+cluster"), "redis://localhost:6379/0")
 
     @field_validator("public_url")
     @classmethod

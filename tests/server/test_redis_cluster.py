@@ -16,6 +16,7 @@ from collections.abc import Callable
 import pytest
 import redis.asyncio as aioredis
 from rajas.protocol import pack
+from rajas.server.config import ServeSettings
 from rajas.server.storage.redis_cluster import ClusterUrl, key_slot
 from rajas.server.storage.redis_lobby import LOBBY
 from rajas.server.storage.redis_store import RedisStore
@@ -45,6 +46,7 @@ def test_a_cluster_url_names_its_seed_masters_and_credentials() -> None:
     for bad in ["redis://h:1", "redis+cluster://h", "redis+cluster://h:1,h2:x"]:
         with pytest.raises(ValueError):
             ClusterUrl(bad)
+    assert ServeSettings(redis="redis+cluster://10.0.0.1:7000,10.0.0.2:7001").redis  # the node's settings take it
 
 
 async def test_the_store_contract_holds_on_a_cluster(cluster_store: RedisStore) -> None:
