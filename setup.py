@@ -28,8 +28,8 @@ from setuptools import setup
 # would write into a native one).
 COMPILED = {
     "games": ("rng",),
-    "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",
-                                   "state", "tracks", "turns", "undo"),
+    "games/dice_charmers/engine": ("decisions", "effects", "expert", "game", "market", "outlook", "palace", "province",
+                                   "resolve", "river", "state", "tracks", "turns", "undo"),
     "server": ("frames", "rooms/changes", "rooms/lobby_changes", "rooms/room", "rooms/seat_moves", "rooms/series",
                "rooms/turn_rules", "rooms/undo", "rooms/views"),
     "protocol": ("codec",),

@@ -143,7 +143,9 @@ class Game(ABC):
     def skip(self, state: Any) -> Any:
         """The smallest legal way through the seat to move's decision, for a turn-based turn whose limit ran out."""
 
-    bots: ClassVar[Mapping[str, BotMaker]]  # kind -> a bot for a seed; "greedy" and "random" at least
+    # kind -> a bot for a seed: "greedy" and "random" at least, and any levels of the game's own ("expert"); every
+    # one but "random" runs off the event loop (server/rooms/tasks.py), as a search may take a while.
+    bots: ClassVar[Mapping[str, BotMaker]]
 
     # ---- what each audience sees ------------------------------------------------------------------------------
 

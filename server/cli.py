@@ -1,4 +1,4 @@
-"""The `rajas` command: simulate, serve, bots, verify, bench."""
+"""The `rajas` command: simulate, arena, serve, bots, verify, bench."""
 
 from __future__ import annotations
 
@@ -46,6 +46,27 @@ def _simulate(args: argparse.Namespace) -> int:
         for s in samples:
             print(s, file=sys.stderr)
     return 1 if result["errors"] else 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from rajas.bench.arena import arena, table
+
+    lineup = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.players is not None and args.players != len(lineup):
+        print(f"rajas arena: --bots names {len(lineup)} bots, one a seat, not {args.players}", file=sys.stderr)
+        return 2
+    total = -(-args.games // max(1, len(lineup))) * len(lineup)  # (whole sets of rotations, as arena plays them)
+    try:
+        with progress("games", total, not args.json) as played:
+            report = arena(
+                lineup, args.games, seed=args.seed, sheet=args.sheet, budget=args.budget,
+                progress=lambda _done, _total: played(1),
+            )  # fmt: skip
+    except ValueError as e:
+        print(f"rajas arena: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(report) if args.json else table(report))
+    return 0
 
 
 def _count(text: str) -> int:
@@ -175,6 +196,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--fast", action="store_true", help="skip the invariant checks after every decision")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=_simulate)
+
+    are = sub.add_parser("arena", help="bots against bots in seat-balanced games: win shares with 95% intervals")
+    are.add_argument("--bots", default="expert,greedy", help="one bot per seat, e.g. expert,greedy,greedy,greedy")
+    are.add_argument("--players", type=int, default=None, choices=range(2, 6), metavar="2-5", help="checks --bots")
+    are.add_argument("--games", type=_count, default=100, help="rounded up to whole sets of seat rotations")
+    are.add_argument("--seed", type=int, default=0)
+    are.add_argument("--sheet", default="sun", help="sun, moon, or a path to a sheet file")
+    are.add_argument("--budget", type=_seconds, help="seconds an expert decision may take (default: none)")
+    are.add_argument("--json", action="store_true", help="print one JSON object")
+    are.set_defaults(func=_arena)
 
     srv = sub.add_parser("serve", help="run the game server (websocket /ws, HTTP /api, the web client at /)")
     # (no default: a flag left out leaves the environment's value, and `_serve` reads both, refusing a bad one)

@@ -41,7 +41,7 @@ class ServeSettings(BaseSettings):
     model_config = SettingsConfigDict(extra="ignore", case_sensitive=True, env_ignore_empty=True, validate_by_name=True)
 
     host: str = _env("host", "address to listen on", "127.0.0.1")
-    port: int = _env("port", "port to listen on", 8000, ge=1, le=65535)
+    port: int = _env("port", "port to listen on (0: any free one)", 8000, ge=0, le=65535)
     redis: str | None = _env("redis", "share rooms through Redis, e.g. redis://localhost:6379/0", None,
                              "RAJAS_REDIS_URL")  # fmt: skip
     room_ttl: float = _env("room_ttl", "seconds an abandoned room is kept", 7200.0)
@@ -138,7 +138,7 @@ class ServeSettings(BaseSettings):
     @field_validator("redis")
     @classmethod
     def _redis_url(cls, v: str | None) -> str | None:
-        return _scheme(v, ("redis", "rediss", "unix", "redis+cluster"), "redis://localhost:6379/0")
+        return _scheme(v, ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster"), "redis://localhost:6379/0")
 
     @field_validator("public_url")
     @classmethod

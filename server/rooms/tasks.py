@@ -175,10 +175,10 @@ class RoomTasks(Observer):
                 bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}")
             if self.throttle is not None:
                 await self.throttle()  # (RAJAS_BOT_RATE: every room's bots share the node's decisions)
-            if kind == "greedy":
-                decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
+            if kind == "random":
+                decision = bot(state)  # (microseconds: a thread would cost more than the decision)
             else:
-                decision = bot(state)
+                decision = await asyncio.to_thread(bot, state)  # a game's other bots search: off the event loop
             with contextlib.suppress(ProtocolError):
                 if await rooms.change(lr.code, BotPlay(seat, game.wire(decision), room.v, time.time())):
                     rooms.metrics.decisions.inc("bot")

@@ -77,14 +77,15 @@ def test_flags_default_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("RAJAS_REDIS_URL", "redis://example:6379/2")
     monkeypatch.setenv("RAJAS_ROOM_TTL", "60")
     monkeypatch.setenv("RAJAS_LOG_LEVEL", "debug")
+    def settings(*argv: str) -> ServeSettings:
+        args = build_parser().parse_args(["serve", *argv])
+        return load({flag: getattr(args, flag) for flag in FIELDS})
 
-    def serve_settings(*flags: str) -> ServeSettings:
-        args = build_parser().parse_args(["serve", *flags])
-        return load({flag: getattr(args, flag, None) for flag in FIELDS})  # (as `rajas serve` reads them)
-
-    got = serve_settings()
-    assert (got.port, got.redis, got.room_ttl, got.log_level) == (9123, "redis://example:6379/2", 60.0, "debug")
-    assert serve_settings("--port", "1").port == 1  # a flag beats the environment
+    s = settings()
+    assert (s.port, s.redis, s.room_ttl, s.log_level) == (9123, "redis://example:6379/2", 60.0, "debug")
+    assert settings("--port", "1").port == 1  # a flag beats the environment
     monkeypatch.setenv("RAJAS_PORT", "eighty")
     with pytest.raises(ConfigError, match="RAJAS_PORT"):
         env_default("port")
+    with pytest.raises(ConfigError, match="RAJAS_PORT='eighty'"):
+        settings()  # (`rajas serve` prints it as one line and exits 2: tests/server/test_cli.py)

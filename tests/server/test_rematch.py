@@ -237,7 +237,7 @@ async def play_random_with_bots(people: list[Client]) -> None:
 
 def test_rajas_serve_refuses_a_bot_pace_the_other_nodes_would_take_for_a_stall() -> None:
     env = {**os.environ, "RAJAS_BOT_PACE": "2.5"}
-    out = subprocess.run([sys.executable, "-m", "rajas.server.cli", "serve", "--port", "1", "--stall", "2"],
+    out = subprocess.run([sys.executable, "-m", "rajas.server.cli", "serve", "--port", "0", "--stall", "2"],
                          env=env, capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "--bot-pace" in out.stderr
 

@@ -1,4 +1,5 @@
-"""Bots that choose among legal decisions: random, and greedy (best immediate gain).
+"""Bots that choose among legal decisions: random, greedy (best immediate gain), and the levels players choose
+from: easy (greedy one decision at a time, with noise), normal (greedy) and expert (expert.py, a search).
 
 Used by the simulator, by the server for absent players, and by load tests. Each bot draws from a generator
 of its own, the engine's seeded one (rng.py), so a bot's choices follow from its seed alone and bot games
@@ -13,6 +14,7 @@ from typing import TypeVar
 from rajas.games.rng import roll, seed_to_state
 
 from .decisions import Decision
+from .expert import Clock, expert_bot
 from .game import apply, legal_decisions
 from .state import PHASE_OVER, PHASE_RESOLVE, GameState
 from .tracks import overlap
@@ -31,6 +33,12 @@ class Draw:
     def choice(self, options: Sequence[T]) -> T:
         self.state, i = roll(self.state, len(options))
         return options[i]
+
+    def fraction(self) -> float:
+        """A number in [0, 1), in steps of 1/1024."""
+        self.state, i = roll(self.state, 1024)
+        return i / 1024
+
 
 # Rough worth, in track spaces, of an effect still to be carried out.
 EFFECT_WORTH = {
@@ -131,4 +139,43 @@ def greedy_bot(seed: int | str = 0, horizon: int = 12) -> Bot:
     return choose
 
 
-BOTS: dict[str, Callable[[int | str], Bot]] = {"random": random_bot, "greedy": greedy_bot}
+def easy_bot(seed: int | str = 0, noise: float = 1.5) -> Bot:
+    """Greedy one decision at a time, without playing the turn out, and with up to `noise` track spaces of
+    chance added to each option's worth: it takes sensible decisions, not always the best one."""
+    rng = Draw(seed)
+
+    def choose(g: GameState) -> Decision:
+        seat = g.current
+        options = legal_decisions(g)
+        if len(options) == 1:
+            return options[0]
+        best = options[0]
+        best_value = float("-inf")
+        for d in options:
+            after, _ = apply(g, d)
+            v = evaluate(after, seat) + noise * rng.fraction()
+            if v > best_value:
+                best, best_value = d, v
+        return best
+
+    return choose
+
+
+# The bots by name. `easy`, `normal` and `expert` are the levels players choose from (LEVELS); `random` and
+# `greedy` (the same bot as `normal`) are kept for the simulator, the load tests and older rooms.
+BOTS: dict[str, Callable[[int | str], Bot]] = {
+    "random": random_bot,
+    "greedy": greedy_bot,
+    "easy": easy_bot,
+    "normal": greedy_bot,
+    "expert": expert_bot,
+}
+LEVELS = ("easy", "normal", "expert")
+
+
+def level_bot(level: str, seed: int | str, budget: float | None = None, clock: Clock | None = None) -> Bot:
+    """The bot of a level (or any name in BOTS); the expert's search is capped at `budget` seconds of `clock`
+    per decision when both are given (the other bots answer at once)."""
+    if level == "expert":
+        return expert_bot(seed, budget=budget, clock=clock)
+    return BOTS[level](seed)
