@@ -3,7 +3,8 @@
 Every change is one Lua script (version check, write, log append, publish) so a commit is atomic and
 an acknowledged decision is never lost; the update is published only after it is stored. Each node
 subscribes to the channels of the rooms its clients are in. A room's keys and channel carry its hash tag, so
-on a cluster (`redis+cluster://host:port,...`) a room lives on one master and its scripts run there.
+on a cluster (`redis+cluster://host:port,...`) a room lives on one master and its scripts run there. Every
+connection is redis-py's (hiredis parsing the answers); commits go in batches (redis_batches.py).
 """
 
 from __future__ import annotations
@@ -18,22 +19,17 @@ import redis.asyncio as aioredis
 from rajas.server.frames import Packed, as_bytes
 from rajas.server.storage.archive import Archive, HistorySettings
 from rajas.server.storage.chat_store import RedisChat
+from rajas.server.storage.redis_batches import Arg, Batches
 from rajas.server.storage.redis_channels import Channels, channel
-from rajas.server.storage.redis_cluster import ClusterPipes, ClusterUrl, SlotMap, is_cluster
+from rajas.server.storage.redis_client import client
 from rajas.server.storage.redis_keys import PREFIX, room_key
 from rajas.server.storage.redis_lobby import RedisLobby
-from rajas.server.storage.redis_pipe import Pipe, PipeError
 from rajas.server.storage.redis_scripts import COMMIT, CREATE, PRESENCE, WATCH_SLACK
 from rajas.server.storage.store import RECENT, STATE_TTL, Consent, Listener, RoomStore, TurnIndex, merge_records, today
-from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 REFRESH_BATCH = 25
-PIPES = 8
 
 
 class RedisStore(RoomStore):
@@ -50,42 +46,14 @@ class RedisStore(RoomStore):
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
         self.node_ttl = max(1, round(node_ttl))
-        # Pooled sockets die with a Redis restart: every command reconnects and retries a few times before it
-        # fails (a retried commit is safe: the script checks the version, and accepted decision ids are remembered).
-        retry = Retry(ExponentialBackoff(cap=0.5, base=0.02), retries=4)
-        self.cluster: ClusterUrl | None = ClusterUrl(url) if is_cluster(url) else None
-        self.redis: aioredis.Redis | RedisCluster
-        self._slots: SlotMap | None = None
-        self._routed: ClusterPipes | None = None
-        # Several pipes, taken in turn: Redis reads a connection 16 KiB at a time per pass of its event loop and
-        # (appendfsync always) syncs the file once per pass, so commits of ~6 KiB on one connection would be
-        # synced two or three at a time.
-        self._pipes: list[Pipe] = []
-        if self.cluster is not None:
-            nodes = [ClusterNode(host, port) for host, port in self.cluster.seeds]
-            self.redis = RedisCluster(
-                startup_nodes=nodes, username=self.cluster.username, password=self.cluster.password, retry=retry
-            )
-            self._slots = SlotMap(self.cluster)
-            self._routed = ClusterPipes(self._slots, max(1, PIPES // 4))
-        else:
-            # A bounded pool: a burst of commits queues for a connection instead of opening hundreds.
-            pool = aioredis.BlockingConnectionPool.from_url(
-                url,
-                max_connections=64,
-                timeout=30,
-                retry=retry,
-                retry_on_error=[RedisConnectionError, RedisTimeoutError],
-            )
-            self.redis = aioredis.Redis(connection_pool=pool)
-            with contextlib.suppress(ValueError):  # (a unix socket or TLS url: all goes through redis-py)
-                self._pipes = [Pipe(url) for _ in range(PIPES)]
+        self.redis: aioredis.Redis | RedisCluster = client(url)
         self._create = self.redis.register_script(CREATE)
         self._commit = self.redis.register_script(COMMIT)
+        self._commits = Batches(self.redis, self._commit)
+        self._slot_map: Any = None  # the cluster's slots as last read by the heartbeat
         self.lobby = RedisLobby(self.redis, self._room, self._exists)
         self._presence = self.redis.register_script(PRESENCE)
         self.chat = RedisChat(self.redis, lambda: self._publish, channel)
-        self._turn = 0
         # Sharded channels (SPUBLISH/SSUBSCRIBE, Redis 7) where the server has them: on a cluster a message then
         # stays on the master owning the room's slot instead of reaching every node of the cluster.
         self.sharded = False
@@ -93,6 +61,7 @@ class RedisStore(RoomStore):
         self.channels = Channels()
         self._present: set[str] = set()  # rooms where this node may have presence counts (taken back at close)
         self._beater: asyncio.Task[None] | None = None
+        self._closing = False
 
     @staticmethod
     def _room(code: str) -> str:
@@ -118,10 +87,9 @@ class RedisStore(RoomStore):
         await self.redis.ping()
         self.sharded = await self._has_spublish()
         self._publish = "SPUBLISH" if self.sharded else "PUBLISH"
-        await self.redis.script_load(COMMIT)  # so the pipe's first EVALSHA finds it (on every master of a cluster)
-        if self._slots is not None:
-            await self._slots.read()
-        await self.channels.start(self.redis, self.url, self.sharded, self._slots, bool(self._pipes), self.node)
+        await self.redis.script_load(COMMIT)  # so the first batch's EVALSHA finds it (on every master of a cluster)
+        self._slot_map = await self._slots()
+        await self.channels.start(self.redis, self.sharded, self.node)
         self._beater = asyncio.create_task(self._beat())
 
     async def _has_spublish(self) -> bool:
@@ -135,19 +103,28 @@ class RedisStore(RoomStore):
         """Each beat notices a Redis restart (a new run_id) or, on a cluster, a slot that changed master, which
         clients no longer see (commands retry): the hub then catches up on updates it may have missed."""
         run_id = await self._run_id()
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.heartbeat)
             with contextlib.suppress(Exception):  # Redis away: retried next beat
                 moved = False
-                if self._slots is not None:
-                    moved = await self._slots.read()
-                    if moved:
-                        self.channels.moved()
+                if isinstance(self.redis, RedisCluster):
+                    now_slots = await self._slots()
+                    moved = self._slot_map is not None and now_slots != self._slot_map
+                    self._slot_map = now_slots
+                    if moved:  # redis-py reads its map again; its ClusterPubSub then moves the channels that moved
+                        await self.redis.nodes_manager.initialize()
+                    self.channels.moved()
                 now = await self._run_id()
                 if now is not None:
                     if ((run_id is not None and now != run_id) or moved) and self.on_reconnect is not None:
                         self.on_reconnect()
                     run_id = now
+
+    async def _slots(self) -> Any:
+        """The cluster's slot ranges and their masters, as redis-py parses `CLUSTER SLOTS` (None on one Redis)."""
+        if not isinstance(self.redis, RedisCluster):
+            return None
+        return await self.redis.execute_command("CLUSTER SLOTS")
 
     async def _run_id(self) -> str | None:
         with contextlib.suppress(Exception):
@@ -159,18 +136,15 @@ class RedisStore(RoomStore):
         return None
 
     async def close(self) -> None:
+        self._closing = True
         if self._beater is not None:
             self._beater.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._beater
+            # (redis-py can take the cancellation for a lost connection, which the beat lets pass: the flag then
+            # ends it at its next beat)
+            await asyncio.wait([self._beater], timeout=self.heartbeat + 5)
         with contextlib.suppress(Exception):  # a clean stop: our presence counts go at once
             await asyncio.wait_for(self._leave(), 2)
-        for pipe in self._pipes:
-            pipe.close()
-        if self._routed is not None:
-            self._routed.close()
-        if self._slots is not None:
-            self._slots.close()
+        await self._commits.close()
         await self.channels.close()
         await self.redis.aclose()
 
@@ -235,7 +209,7 @@ class RedisStore(RoomStore):
         entry = as_bytes(log_entry) if log_entry is not None else b""
         last = as_bytes(recent) if recent is not None else b""
         mode = "f" if not fixed else "S" if fixed_changed else "s"
-        args: list[bytes | str | int | float] = [
+        args: list[Arg] = [
             str(expected), as_bytes(record), entry, as_bytes(message), channel(code), self.ttl, last, RECENT,
             mode, fixed if mode == "S" else b"", self._publish,
         ]  # fmt: skip
@@ -250,29 +224,12 @@ class RedisStore(RoomStore):
             await self.lobby.put(code, listing)
         return got == 1
 
-    async def _eval_commit(self, keys: list[str], args: list[bytes | str | int | float]) -> int | bytes:
-        try:
-            if self._routed is not None:
-                got = await self._routed.call(keys[0], ["EVALSHA", self._commit.sha, len(keys), *keys, *args])
-                return got if isinstance(got, bytes) else int(got)
-            if self._pipes:
-                self._turn = (self._turn + 1) % len(self._pipes)
-                got = await self._pipes[self._turn].call(["EVALSHA", self._commit.sha, len(keys), *keys, *args])
-                return got if isinstance(got, bytes) else int(got)
-        except PipeError:
-            pass  # (e.g. Redis restarted: the script is gone, or a slot moved) redis-py reloads, follows and retries
-        got = await self._commit(keys=keys, args=args)
+    async def _eval_commit(self, keys: list[str], args: list[Arg]) -> int | bytes:
+        got = await self._commits(keys, args)
         return got if isinstance(got, bytes) else int(got)
 
     async def _exists(self, keys: list[str]) -> list[bool]:
-        """Which of these keys exist, asked in one write per master over the lean connections where there are."""
-        try:
-            if self._routed is not None:
-                return [bool(n) for n in await self._routed.call_many([(k, ["EXISTS", k]) for k in keys])]
-            if self._pipes:
-                return [bool(n) for n in await self._pipes[0].call_many([["EXISTS", k] for k in keys])]
-        except PipeError:
-            pass  # (Redis restarted, a slot moved) redis-py reconnects and follows
+        """Which of these keys exist, asked in one pipeline (on a cluster, one per master)."""
         pipe = self.redis.pipeline(transaction=False)
         for k in keys:
             pipe.exists(k)

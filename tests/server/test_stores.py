@@ -1,4 +1,5 @@
-"""Both RoomStores keep the same contract; Redis lets several nodes serve one room."""
+"""Both RoomStores keep the same contract; Redis lets several nodes serve one room, its commits go in batches, and
+its channels and scripts come back after a lost connection or a flushed script cache."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+import redis.asyncio as aioredis
 from rajas.protocol import pack, unpack
+from rajas.server.storage.redis_batches import BATCH_BYTES
 from rajas.server.storage.redis_store import RedisStore
 from rajas.server.storage.store import SPECTATORS, RoomStore
 
@@ -88,3 +91,80 @@ async def test_two_nodes_serve_one_room(redis_url: str) -> None:
             assert sorted(watcher.presence["connected"]) == sorted(c.seat_id for c in seated)  # type: ignore[index]
         finally:
             await clients.close()
+
+
+@pytest.fixture
+async def redis_store(redis_url: str) -> AsyncIterator[RedisStore]:
+    s = RedisStore(redis_url)
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_commits_made_together_go_in_batches_and_each_gets_its_answer(redis_store: RedisStore) -> None:
+    store = redis_store
+    codes = [f"batch-{i}-{asyncio.get_running_loop().time()}" for i in range(40)]
+    for code in codes:
+        assert await store.create(code, code + "-w", pack({"v": 1}), public=False)
+    big = b"x" * (BATCH_BYTES // 3)  # (several pipelines in one pass of the event loop)
+    sent: list[tuple[str, int]] = [(code, 1) for code in codes] + [(codes[0], 1), (codes[1], 7)]
+    got = await asyncio.gather(*(store.commit(code, v, big + code.encode(), None, pack({"v": v + 1}))
+                                 for code, v in sent))  # fmt: skip
+    assert got[:40] == [True] * 40 and got[40:] == [False, False]  # (the version checks held inside the batches)
+    assert [await store.load(code) for code in codes] == [big + code.encode() for code in codes]
+    await store.redis.delete(*(store._room(code) for code in codes))
+
+
+async def test_commits_still_land_when_the_script_cache_is_flushed(redis_store: RedisStore) -> None:
+    # After a Redis restart the commit script is gone: the batch's EVALSHA is answered NOSCRIPT, and the
+    # script is loaded again.
+    store = redis_store
+    assert await store.create("scripttest", "scriptwatch", pack({"v": 1}), public=False)
+    assert await store.create("scripttest2", "scriptwatch2", pack({"v": 1}), public=False)
+    await store.redis.script_flush()
+    assert await asyncio.gather(
+        store.commit("scripttest", 1, pack({"v": 2}), None, pack({"type": "update", "v": 2})),
+        store.commit("scripttest2", 1, pack({"v": 2}), None, pack({"type": "update", "v": 2})),
+        store.commit("scripttest2", 1, pack({"v": 2}), None, pack({"type": "update", "v": 2})),
+    ) == [True, True, False]
+    assert await store.commit("scripttest", 2, pack({"v": 3}), None, pack({"type": "update", "v": 3}))
+    assert not await store.commit("scripttest", 2, pack({"v": 3}), None, pack({"type": "update", "v": 3}))
+    assert await store.load("scripttest") == pack({"v": 3})
+    await store.redis.delete(store._room("scripttest"), store._room("scripttest2"), "rajas:watch:scriptwatch",
+                             "rajas:watch:scriptwatch2")  # fmt: skip
+
+
+@pytest.mark.parametrize("sharded", [False, True])
+async def test_a_room_channel_is_heard_again_after_a_lost_connection(redis_url: str, sharded: bool) -> None:
+    store = RedisStore(redis_url)
+    await store.start()
+    store.sharded = sharded  # (a Redis 7 has both kinds of channel; the store takes the shard ones)
+    store._publish = "SPUBLISH" if sharded else "PUBLISH"
+    store.channels.sharded = sharded
+    plain = aioredis.Redis.from_url(redis_url)
+    heard: list[tuple[str, bytes]] = []
+    try:
+        for code in ("lost-a", "lost-b"):
+            await store.subscribe(code, lambda m, code=code: heard.append((code, m)))
+
+        async def publish_until_heard(code: str, data: bytes) -> None:
+            for _ in range(200):  # (a subscription takes effect when Redis has read it)
+                await plain.execute_command(store._publish, store.channel(code), data)
+                await asyncio.sleep(0.02)
+                if (code, data) in heard:
+                    return
+            raise AssertionError(f"nothing heard on {code}")
+
+        await publish_until_heard("lost-a", b"\x00one")
+        await store.unsubscribe("lost-a", store.channels.listeners["lost-a"][0])
+        await publish_until_heard("lost-b", b"two")
+        heard.clear()
+        await plain.execute_command(store._publish, store.channel("lost-a"), b"not for us")
+        await plain.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # the connection drops
+        await publish_until_heard("lost-b", b"three")  # back, and subscribed again
+        assert ("lost-a", b"not for us") not in heard
+    finally:
+        await plain.aclose()
+        await store.close()
