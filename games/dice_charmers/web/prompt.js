@@ -14,6 +14,7 @@ import { glyph } from "/glyphs.js";
 import { bonusIcon, inlineSvg } from "./icons.js";
 import { bonusLabel, effectBonus, symbolsOf } from "./labels.js";
 import { winnerText } from "./summary.js";
+import { karmaChosen } from "./dice.js";
 
 export function status(frame) {
   return frame.status === "over" ? t("game_over", frame.lang) : t("round", frame.lang, { n: frame.game.state.round });
@@ -82,7 +83,9 @@ export function prompt(frame) {
   if (mine) {
     let text;
     if (pending.phase === "pick") {
-      text = kinds.has("die") ? L("p_pick") + (kinds.has("karma") ? ` ${L("p_pick_karma")}` : "") : kinds.has("karma") ? L("p_pick_karma") : L("p_pass");
+      // after "Karma: reroll" the die to reroll is chosen; with no die to take, karma or Pass (said in full)
+      text = kinds.has("karma") && karmaChosen.has(state) ? L("karma_pick")
+        : kinds.has("die") ? L("p_pick") + (kinds.has("karma") ? ` ${L("p_pick_karma")}` : "") : kinds.has("karma") ? L("p_no_die_karma") : L("p_pass");
     } else if (pending.phase === "reroll") {
       text = L("p_reroll") + (kinds.has("reroll") ? ` ${L("p_reroll_again")}` : "");
     } else if (what) {
