@@ -140,3 +140,70 @@ def test_the_log_does_not_sell_nothing_for_nothing(laptop: Any, base_url: str) -
     )
     assert lines[0] == "Anna has no goods to sell"
     assert lines[1] == "Anna sells 2 Tea, 1 Spices for 7 money"
+
+
+def test_the_pick_order_has_a_visible_caption(laptop: Any, base_url: str) -> None:
+    open_demo(laptop, base_url, "karma")
+    laptop.evaluate(RIG, {"keep": ["die", "karma"], "add": []})
+    caption = laptop.locator("#bar .pick-order-caption")
+    assert caption.is_visible() and caption.text_content() == "Pick order:"
+    chips = laptop.locator("#bar .pick-order").bounding_box()
+    at = caption.bounding_box()
+    assert chips and at and abs((at["y"] + at["height"] / 2) - (chips["y"] + chips["height"] / 2)) < 12
+
+
+# The player's own big sheet drawn with the options of each fixture in turn (none between them), as the game screen
+# draws it from update to update: where its sheet's top is each time.
+SHEET_TOPS = """async (names) => {
+  const ui = await import('/ui.js');
+  const { BigSheet } = await import('./play.js');
+  const Choices = ({ children, onKeyDown }) => ui.h('div', { class: 'choices', onKeyDown }, children);
+  const fxs = {};
+  for (const n of names) if (n) fxs[n] = await (await fetch(`fixtures/${n}.json`)).json();
+  const box = document.getElementById('me');
+  ui.render(null, box);
+  const zoom = { level: 1 };
+  const tops = [];
+  for (const n of names) {
+    const fx = fxs[n] || fxs[names.find(Boolean)];
+    const seat = fx.pending.player ?? 0;
+    ui.render(ui.h(BigSheet, { key: 'own', seat, sheet: fx.sheet, player: fx.state.players[seat], lang: 'en',
+      name: 'Anna', colour: '#c00', active: true, zoom, Choices, own: true, options: n ? fx.pending.options : null,
+      decide: () => {}, pool: fx.pending.pool, effect: fx.pending.effect, faces: fx.state.faces }), box);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    tops.push(Math.round(box.querySelector('svg.sheet').getBoundingClientRect().top + scrollY));
+  }
+  return tops;
+}"""
+
+
+def test_the_own_sheet_does_not_jump_as_the_choices_panel_comes_and_goes(laptop: Any, base_url: str) -> None:
+    open_demo(laptop, base_url, "midgame")
+    names = ["road", None, "choice", None, "river", "start", "sell", None]
+    tops = laptop.evaluate(SHEET_TOPS, [None, *names])
+    assert len(set(tops)) == 1, dict(zip(["none", *map(str, names)], tops, strict=True))
+    assert laptop.locator("#me .choices-idle").is_visible()
+    assert laptop.console_errors == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"mode": "turns", "after_limit": "skip"}, "Time is up for Anna: the turn is skipped"),
+        ({"mode": "turns", "after_limit": "bot"}, "Time is up for Anna: the bot finishes the turn"),
+        ({"mode": "live"}, "Time is up for Anna: the bot finishes the turn"),
+    ],
+)
+def test_the_log_says_a_late_turn_was_skipped_in_a_room_that_skips(
+    laptop: Any, base_url: str, settings: dict[str, str], said: str
+) -> None:
+    open_demo(laptop, base_url, "start")
+    text = laptop.evaluate(
+        """async (settings) => {
+            const { logLine, logContext } = await import('/side.js');
+            const state = { lang: 'en', sheet: null, room: { seats: [{ id: 'a', name: 'Anna' }], settings } };
+            return logLine({ event: { type: 'clock_expired', player: 0, turn: 3 } }, logContext(state), null).text;
+        }""",
+        settings,
+    )
+    assert text == said

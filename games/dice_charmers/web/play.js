@@ -157,6 +157,7 @@ export class BigSheet extends Component {
     this.choiceFor = null;
     this.box = null;
     this.ref = (n) => { this.root = n; };
+    this.placeRef = (n) => { this.place = n; };
     this.keys = (ev) => { if (this.choice) panelKeys(this.choice, ev); };
     this.onTap = (ev) => explain(ev, (text) => this.setState({ explained: text }));
   }
@@ -175,6 +176,13 @@ export class BigSheet extends Component {
     }, { passive: false });
     box.addEventListener("touchend", (e) => { if (e.touches.length < 2) pinch = null; });
     if (this.props.zoom.level > 1) requestAnimationFrame(() => this.zoomTo(this.props.zoom.level));
+    // the own sheet's choices keep their tallest place on a wide window: the sheet under them does not jump as they
+    // come and go (a phone keeps the sheet as high as it can)
+    if (this.place) this.stopSteady = steadyHeight(this.place, { media: "(min-width: 701px)" });
+  }
+
+  componentWillUnmount() {
+    this.stopSteady?.();
   }
 
   // The zoom is written on the page directly (the box's class and the sheet's width, which no drawing writes), keeping
@@ -222,8 +230,12 @@ export class BigSheet extends Component {
     const same = drawn && c && drawn.c === c && drawn.version === c.version && drawn.player === p.player && drawn.lang === lang;
     if (c && !same) this.drawn = { c, version: c.version, player: p.player, lang, layer: layer(c, sp), panel: panel(c, sp), n: (drawn?.n || 0) + 1 };
     const zoomButton = (action, key, text, onClick) => h("button", { type: "button", class: "btn small zoom-btn", "data-action": action, "aria-label": t(key, lang), title: t(key, lang), onClick }, text);
+    const choices = c ? h(p.Choices, { onKeyDown: this.keys }, kept("panel", this.drawn.n, () => this.drawn.panel)) : null;
+    // a player's own sheet has the choices' place all the game, said when it is empty (the sheet stays where it is)
+    const idle = p.own && !(c && this.drawn.panel.length);
     return h("div", { class: `sheet-wrap big-sheet${p.parked ? " parked" : ""}`, "data-seat": p.seat, "aria-hidden": p.parked ? "true" : null, ref: this.ref },
-      c ? h(p.Choices, { onKeyDown: this.keys }, kept("panel", this.drawn.n, () => this.drawn.panel)) : null,
+      p.own ? h("div", { class: "choices-place", "data-choices-place": "", ref: this.placeRef }, choices,
+        idle ? h("p", { class: "choices-idle muted small" }, t("choices_idle", lang)) : null) : choices,
       kept("zoom", lang, () => h("div", { class: "zoom-tools", role: "group", "aria-label": t("sheet_zoom", lang) },
         zoomButton("zoom-out", "zoom_out", "−", () => this.step(-1)),
         zoomButton("zoom-in", "zoom_in", "+", () => this.step(1)),
@@ -302,7 +314,7 @@ export function createView({ main, side }, first) {
       spectator && frame.mode !== "replay" ? h("div", { class: "watch-tools" }, h("button", { type: "button", class: `btn small follow`, "data-action": "follow", "aria-pressed": String(view.follow),
         onClick: () => { view.follow = !view.follow; draw(view.frame); } }, t("follow_mover", lang))) : null,
       h("section", { class: "mine-box" }, [...view.shown].map(([seat, shown]) => h(BigSheet, {
-        key: `${seat}|${lang}`, seat, sheet: frame.sheet, lang, ...shown, parked: seat !== big, zoom: view.zoom, Choices: frame.Choices,
+        key: `${seat}|${lang}`, seat, sheet: frame.sheet, lang, ...shown, parked: seat !== big, own: seat === me, zoom: view.zoom, Choices: frame.Choices,
         options: seat === big && options ? options : null, decide: frame.decide, pool: pending.pool, effect: pending.effect, faces: state.faces,
       }))),
     ], sheetsBox);

@@ -26,10 +26,13 @@ function pickOrder(state, frame) {
   const order = state.order || [];
   if (!order.length) return null;
   const turn = state.turn ?? 0;
-  return kept("order", `${order}|${turn}|${frame.names}|${frame.lang}|${frame.colours}`, () => h("ol", { class: "pick-order", "aria-label": t("pick_order", frame.lang), "data-pick-order": order.join(",") },
-    order.map((seat, i) => h("li", { key: i, class: `pick${i === turn ? " now" : ""}${i < turn ? " done" : ""}`, style: `--seat:${frame.colours[seat]}`, "aria-current": i === turn ? "step" : null },
-      h("span", { class: "pick-name" }, frame.names[seat] ?? "?"),
-      i === turn ? h("span", { class: "visually-hidden" }, ` (${t("pick_now", frame.lang)})`) : null))));
+  // (a visible caption: two players' names twice in a row read as nothing in particular without it)
+  return kept("order", `${order}|${turn}|${frame.names}|${frame.lang}|${frame.colours}`, () => h("span", { class: "pick-order-box" },
+    h("span", { class: "pick-order-caption", "aria-hidden": "true" }, t("pick_order_caption", frame.lang)),
+    h("ol", { class: "pick-order", "aria-label": t("pick_order", frame.lang), "data-pick-order": order.join(",") },
+      order.map((seat, i) => h("li", { key: i, class: `pick${i === turn ? " now" : ""}${i < turn ? " done" : ""}`, style: `--seat:${frame.colours[seat]}`, "aria-current": i === turn ? "step" : null },
+        h("span", { class: "pick-name" }, frame.names[seat] ?? "?"),
+        i === turn ? h("span", { class: "visually-hidden" }, ` (${t("pick_now", frame.lang)})`) : null)))));
 }
 
 // A bonus the last update had to waste, in words.
