@@ -122,7 +122,7 @@ def test_pressing_the_karma_reroll_changes_the_bar(laptop: Any, base_url: str) -
 
 def test_the_die_on_the_elephant_is_explained(laptop: Any, base_url: str) -> None:
     open_demo(laptop, base_url, "karma")
-    hint = laptop.locator(".tray-elephant [data-hint=elephant]")
+    hint = laptop.locator(".tray-top [data-hint=elephant]")
     assert laptop.locator(".tray-elephant [data-die]").count() == 1
     assert hint.is_visible()
     assert "elephant" in hint.text_content() and "karma" in hint.text_content()

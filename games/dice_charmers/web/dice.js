@@ -180,9 +180,9 @@ export class Tray extends Component {
       h("div", { class: "tray-top" },
         box("middle", "", middle, "middle", (slots) => h("div", { class: "tray-middle" }, h("div", { class: "tray-label" }, t("middle", lang)), h("div", { class: "tray-dice" }, slots))),
         box("elephant", holder, elephant, "elephant", (slots) => h("div", { class: "tray-elephant" }, h("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),
-          h("div", { class: "elephant-box", title: slots.length ? t("elephant_hint", lang) : null }, glyph("elephant", 64), slots),
-          // the die riding on the elephant is what a karma reroll rolls again: said where it is seen
-          slots.length ? h("div", { class: "tray-hint elephant-hint", "data-hint": "elephant" }, t("elephant_hint", lang)) : null))),
+          h("div", { class: "elephant-box", title: slots.length ? t("elephant_hint", lang) : null }, glyph("elephant", 64), slots))),
+        // the die riding on the elephant is what a karma reroll rolls again: said beside it (or under it on a phone)
+        elephant.length ? h("div", { class: "tray-hint elephant-hint", "data-hint": "elephant" }, t("elephant_hint", lang)) : null),
       // while rerolling with karma, the two rolled dice are shown in their own box only
       box("reroll", `${!!state.reroll}|${!!rerollOpt}`, again, "reroll", (slots) => h("div", { class: "tray-reroll", hidden: !state.reroll },
         h("div", { class: "tray-label" }, state.reroll ? t("rerolled", lang) : ""),
