@@ -122,7 +122,7 @@ export default {
   zoom_fit: "Ganzes Blatt zeigen",
   sheet_zoom: "Zoom deines Blatts",
   legend_tap: "Tippe oder klicke auf ein Symbol eines Blatts, um zu sehen, was es bedeutet.",
-  choices_idle: "Deine Wahl für einen Würfel erscheint hier, wenn du am Zug bist.",
+  choices_idle: "Die Wahl für den Würfel, den du nimmst, erscheint hier.",
   follow_mover: "Dem Spieler am Zug folgen",
   watch_this: "Dieses Blatt groß zeigen",
   decided: "Entscheidung",

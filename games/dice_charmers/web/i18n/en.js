@@ -122,7 +122,7 @@ export default {
   zoom_fit: "Fit the sheet",
   sheet_zoom: "Zoom of your sheet",
   legend_tap: "Tap or click any icon on a sheet to see what it means.",
-  choices_idle: "Your choices for a die appear here on your turn.",
+  choices_idle: "The choices for the die you take appear here.",
   follow_mover: "Follow the player to move",
   watch_this: "Show this sheet large",
   decided: "Decision",

@@ -122,7 +122,7 @@ export default {
   zoom_fit: "Heel blad tonen",
   sheet_zoom: "Zoom van je blad",
   legend_tap: "Tik of klik op een pictogram van een blad om te zien wat het betekent.",
-  choices_idle: "Je keuzes voor een dobbelsteen verschijnen hier als je aan de beurt bent.",
+  choices_idle: "De keuzes voor de dobbelsteen die je neemt verschijnen hier.",
   follow_mover: "Volg de speler aan zet",
   watch_this: "Toon dit blad groot",
   decided: "Beslissing",
