@@ -4,7 +4,7 @@
 // never markup. New lines are read out politely by screen readers; the host can close the chat for spectators.
 
 import { h, Component } from "./ui.js";
-import { t } from "./i18n.js";
+import { t, num } from "./i18n.js";
 import { MSG, ROLES, CHAT_MAX, REACTIONS } from "./protocol.js";
 import { net, toast, errorText, openChat } from "./session.js";
 import { SEAT_COLOURS } from "./glyphs.js";
@@ -27,6 +27,28 @@ export class Chat extends Component {
     this.list = null;
     this.live = null;
     this.tab = null;
+    this.count = null;
+    this.cut = false; // the last paste was cut at the line's limit
+    // the count is written straight into its node: a key typed does not draw the chat again
+    this.onInput = () => this.counted();
+    this.onPaste = (e) => {
+      const text = e.clipboardData?.getData("text") ?? "";
+      const n = this.input;
+      this.cut = n.value.length - (n.selectionEnd - n.selectionStart) + text.length > CHAT_MAX;
+    };
+  }
+
+  // How much of the line's limit is used, and whether a paste was cut to it (the input's maxlength cuts silently).
+  counted() {
+    if (!this.count || !this.input) return;
+    const lang = this.props.state.lang;
+    const used = this.input.value.length;
+    if (!used) this.cut = false;
+    const text = t("chat_count", lang, { n: num(used, lang), max: num(CHAT_MAX, lang) });
+    this.count.textContent = this.cut ? `${text} · ${t("chat_cut", lang, { max: num(CHAT_MAX, lang) })}` : text;
+    this.count.classList.toggle("full", used >= CHAT_MAX);
+    this.count.dataset.chatCount = String(used);
+    this.count.dataset.cut = String(this.cut);
   }
 
   // Drawn again only when something it shows changed: every update of the game draws the page again.
@@ -59,7 +81,7 @@ export class Chat extends Component {
     }
     try {
       await net.request(MSG.CHAT, fields);
-      if (fields.text !== undefined && this.input) this.input.value = "";
+      if (fields.text !== undefined && this.input) { this.input.value = ""; this.counted(); }
     } catch (e) {
       toast(errorText(e));
     }
@@ -118,8 +140,9 @@ export class Chat extends Component {
         type: "button", class: "btn small chat-reaction", "data-reaction": r, disabled: !may, title: L(`chat_r_${r}`), "aria-label": L(`chat_r_${r}`), onClick: () => this.write({ reaction: r }),
       }, REACTION_TEXT[r]))),
       h("form", { class: "chat-form", onSubmit: (e) => { e.preventDefault(); this.write({ text: this.input.value }); } },
-        h("input", { type: "text", class: "chat-input", maxlength: CHAT_MAX, autocomplete: "off", "data-field": "chat-text", disabled: !may, "aria-label": L("chat_write"), placeholder: L("chat_write"), ref: (n) => { this.input = n; } }),
+        h("input", { type: "text", class: "chat-input", maxlength: CHAT_MAX, autocomplete: "off", "data-field": "chat-text", disabled: !may, "aria-label": L("chat_write"), placeholder: L("chat_write"), "aria-describedby": "chat-count", onInput: this.onInput, onPaste: this.onPaste, ref: (n) => { this.input = n; } }),
         h("button", { type: "submit", class: "btn primary chat-send", "data-action": "chat-send", disabled: !may }, L("chat_send"))),
+      h("p", { id: "chat-count", class: "chat-count muted small", "data-chat-count": "0", hidden: !may, ref: (n) => { this.count = n; this.counted(); } }),
       h("label", { class: "check chat-rule", hidden: !host },
         h("input", { type: "checkbox", "data-field": "chat-spectators", checked: chat.spectators, onChange: (e) => this.setRule(e.target.checked, e.target) }),
         h("span", null, L("chat_spectators_may")))),

@@ -12,7 +12,7 @@ import { TopBar } from "./bar.js";
 import { AlertSettings } from "./alerts.js";
 import { CopyButton } from "./links.js";
 import { readyBadge, readyToggle, seriesTable, RoomGames } from "./series.js";
-import { keptTurnSettings, turnSettingText, EmailCard } from "./turns.js";
+import { LIMITS, hoursText, keptTurnSettings, turnBased, turnSettingText, EmailCard } from "./turns.js";
 import { DeviceButton, seatLink } from "./device.js";
 import { isHost, leave, loadRoom, roomSheet, send, stored, toast } from "./session.js";
 import { game, gameOf } from "./games.js";
@@ -51,10 +51,13 @@ class SettingsForm extends Component {
   tableValues() {
     const f = this.form.current.elements;
     const st = this.props.state.room.settings;
+    // a turn-based room's form has its time per turn and what follows it; the live clock and grace are sent unchanged
+    const turns = turnBased({ settings: st });
     return {
-      seats: Number(f.seats.value), spectators: f.spectators.checked, turn_clock: Number(f.turn_clock.value) || null,
-      grace: Number(f.grace.value), bot: f.bot.value, public: f.public.checked, undo: f.undo.checked, takeover: f.takeover.checked,
+      seats: Number(f.seats.value), spectators: f.spectators.checked, turn_clock: turns ? st.turn_clock ?? null : Number(f.turn_clock.value) || null,
+      grace: turns ? st.grace : Number(f.grace.value), bot: f.bot.value, public: f.public.checked, undo: f.undo.checked, takeover: f.takeover.checked,
       ...keptTurnSettings(st),
+      ...(turns ? { turn_limit: Number(f.turn_limit.value), after_limit: f.after_limit.value } : {}),
     };
   }
 
@@ -85,11 +88,16 @@ class SettingsForm extends Component {
     for (let n = Math.max(SETTINGS.seats.min, room.seats.length); n <= SETTINGS.seats.max; n++) seatOpts.push([String(n), String(n)]);
     const field = (label, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, label), input);
     const Options = game(gameOf(room))?.index.Options;
+    const turns = turnBased(room);
+    const limits = [...new Set([...LIMITS, st.turn_limit].filter(Boolean))].sort((a, b) => a - b);
     return h("form", { class: "settings-form", "data-form": "settings", ref: this.form, onSubmit: (e) => e.preventDefault() },
       h("div", { class: "field-row" }, field(L("players_count"), select("seats", seatOpts, String(st.seats))),
-        field(L("turn_clock"), select("turn_clock", durationOptions([60, 120, 300], st.turn_clock, L, true), String(st.turn_clock || 0)))),
+        turns ? field(L("turns_limit"), select("turn_limit", limits.map((x) => [String(x), hoursText(x, L)]), String(st.turn_limit)))
+          : field(L("turn_clock"), select("turn_clock", durationOptions([60, 120, 300], st.turn_clock, L, true), String(st.turn_clock || 0)))),
       Options ? h(Options, { handle: this.options, lang, mode: "host", settings: st, sheet, roomSheet, send: (fields, o) => this.sendGame(fields, o) }) : null,
-      h("div", { class: "field-row" }, field(L("grace"), select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace))),
+      h("div", { class: "field-row" }, turns
+        ? field(L("turns_after"), select("after_limit", [["bot", L("turns_after_bot")], ["skip", L("turns_after_skip")]], st.after_limit === "skip" ? "skip" : "bot"))
+        : field(L("grace"), select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace))),
         field(L("bot_label"), select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot))),
       h("label", { class: "check" }, check("spectators", st.spectators), h("span", null, L("allow_spectators"))),
       h("label", { class: "check" }, check("public", st.public), h("span", null, L("public_room"))),
@@ -108,10 +116,11 @@ function SettingsList({ state }) {
   return h("dl", { class: "settings-list" },
     Options ? h(Options, { lang, mode: "guest", settings: st, sheet }) : null,
     row("seats", L("players_count"), String(st.seats)),
-    row("turn_clock", L("turn_clock"), st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
+    // (a turn-based room has no live clock nor grace: its line says its time per turn)
+    turnBased(room) ? null : row("turn_clock", L("turn_clock"), st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
     row("mode", L("turns_mode"), turnSettingText(st, L)),
     row("spectators", L("spectators"), yes(st.spectators)),
-    row("grace", L("grace"), durationText(st.grace, L)),
+    turnBased(room) ? null : row("grace", L("grace"), durationText(st.grace, L)),
     row("bot", L("bot_label"), L(`bot_${st.bot}`)),
     row("public", L("public_room"), yes(st.public)),
     row("undo", L("undo_setting"), yes(st.undo !== false)),

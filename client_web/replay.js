@@ -65,16 +65,20 @@ async function show(step, { focus = null, push = true } = {}) {
   if (push) history.replaceState(null, "", `#step=${step}`);
 }
 
+// Page Up goes a round forward and Page Down a round back, on the slider and everywhere else on the page alike: the
+// WAI-ARIA slider pattern has Page Up increase a slider's value, and this slider's value, the step, grows to the right
+// as the game goes on (the slider's own Page keys, a tenth of the game, are replaced by a round). The slider keeps its
+// own arrows, Home and End, which go the same way.
 function onKey(ev) {
-  if (ev.target instanceof HTMLInputElement && ev.target.type === "range") return; // the slider has its own keys
+  if (ev.target instanceof HTMLInputElement && ev.target.type === "range" && ev.key !== "PageUp" && ev.key !== "PageDown") return;
   if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
   const marks = R.outline.marks;
   const by = ev.shiftKey ? "turn" : null;
   let target = null;
   if (ev.key === "ArrowRight") target = by ? stepAfter(marks, R.at, by) : R.at + 1;
   else if (ev.key === "ArrowLeft") target = by ? stepBefore(marks, R.at, by) : R.at - 1;
-  else if (ev.key === "PageDown") target = stepAfter(marks, R.at, "round");
-  else if (ev.key === "PageUp") target = stepBefore(marks, R.at, "round");
+  else if (ev.key === "PageUp") target = stepAfter(marks, R.at, "round");
+  else if (ev.key === "PageDown") target = stepBefore(marks, R.at, "round");
   else if (ev.key === "Home") target = 0;
   else if (ev.key === "End") target = marks.length - 1;
   if (target === null) return;

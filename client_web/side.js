@@ -30,7 +30,8 @@ function describeRoom(e, ctx) {
     case "game_starting": return line("l_game_starting", { n: e.players }, "big");
     case "bot_took_over": return line("l_bot_took_over", {}, "big");
     case "bot_released": return line("l_bot_released", {}, e.type);
-    case "clock_expired": return line("l_clock_expired", {}, "big");
+    // (a turn-based room that skips a late turn: no bot plays it)
+    case "clock_expired": return line(ctx.skip ? "l_clock_expired_skip" : "l_clock_expired", {}, "big");
     case "seed_revealed": return line("l_seed_revealed", {}, "minor", null);
     default: return undefined;
   }
@@ -54,7 +55,9 @@ export function logLine(entry, ctx, describe) {
 
 export function logContext(state) {
   const seats = state.room?.seats || [];
-  return { lang: state.lang, names: seats.map((s) => s.name), sheet: state.sheet, seatIds: Object.fromEntries(seats.map((s) => [s.id, s.name])) };
+  const st = state.room?.settings;
+  return { lang: state.lang, names: seats.map((s) => s.name), sheet: state.sheet, seatIds: Object.fromEntries(seats.map((s) => [s.id, s.name])),
+    skip: st?.mode === "turns" && st?.after_limit === "skip" };
 }
 
 let lastLines = null; // the last log described: {log, lang, describe, lines: [{entry, line, at}]}

@@ -84,6 +84,7 @@ export class Table extends Component {
     this.result = null; // the final scores' box, while open
     this.resultShown = false;
     this.settle = () => settleFocus(this.main.parentNode, this.prompt);
+    this.redraw = () => this.forceUpdate();
     this.overlay = (content, attrs) => openOverlay(content, attrs, { parent: this.layers });
     // (the same functions on every drawing: a new one would be attached again each time)
     this.refs = {
@@ -118,7 +119,7 @@ export class Table extends Component {
     return {
       lang, status: room.status, game: g, sheet: state.sheet, v: state.v, events: state.events,
       names: room.seats.map((s) => s.name), colours: SEAT_COLOURS, seats: room.seats, me, role: state.role,
-      mine: myTurn(state) && !state.busy, decide, Choices, overlay: this.overlay, settle: this.settle, mode: "play",
+      mine: myTurn(state) && !state.busy, decide, Choices, overlay: this.overlay, settle: this.settle, redraw: this.redraw, mode: "play",
     };
   }
 

@@ -15,7 +15,7 @@ export function turnBased(room) {
   return room?.settings?.mode === "turns";
 }
 
-function hoursText(hours, L) {
+export function hoursText(hours, L) {
   return hours % 24 === 0 ? L("turns_days", { n: hours / 24 }) : L("turns_hours", { n: hours });
 }
 
@@ -102,7 +102,8 @@ export class EmailCard extends Component {
     const { code } = this.props;
     const address = e.target.elements.email.value.trim();
     const r = await send(MSG.EMAIL, { address: address || null });
-    if (r === null) return; // refused: the toast says why
+    // refused: the toast says why, and the line no longer promises e-mails for an address not kept
+    if (r === null) { this.setState({ said: "turns_email_refused" }); return; }
     if (address) localStorage.setItem(`rajas.email.${code}`, address); else localStorage.removeItem(`rajas.email.${code}`);
     this.setState({ said: address ? "turns_email_set" : "turns_email_off" });
   }

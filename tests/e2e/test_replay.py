@@ -120,10 +120,18 @@ def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str
         page.click("[data-go=next_turn]")
         after = next(i for i in range(STEP + 1, len(marks)) if marks[i] != marks[STEP])
         page.wait_for_function(f"window.__replayShown === {after}")
-        # a round forward by the keyboard, then back to the start of the turn before
-        page.keyboard.press("PageDown")
+        # a round forward by the keyboard (Page Up: the slider's value grows), on the slider too, and back
+        page.keyboard.press("PageUp")
         rnd = step_after(marks, after, by_round=True)
         page.wait_for_function(f"window.__replayShown === {rnd}")
+        page.focus(".replay-slider")
+        page.keyboard.press("PageUp")
+        further = step_after(marks, rnd, by_round=True)
+        page.wait_for_function(f"window.__replayShown === {further}")
+        assert page.input_value(".replay-slider") == str(further)
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"window.__replayShown === {rnd}")
+        assert page.input_value(".replay-slider") == str(rnd)
         assert marks[rnd][0] == marks[after][0] + 1 and marks[rnd - 1][0] == marks[after][0]
         page.click("[data-go=prev_turn]")
         back = turn_start(marks, rnd - 1)

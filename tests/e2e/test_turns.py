@@ -92,3 +92,44 @@ def test_a_turn_based_room_shows_whose_turn_it_is_and_since_when(mail_server: st
     finally:
         host.context.close()
         guest.context.close()
+
+
+@pytest.mark.timeout(300)
+def test_the_host_edits_a_turn_based_rooms_own_settings_and_a_refused_address_is_said(
+    mail_server: str, browser: Any
+) -> None:
+    server = mail_server
+    host, guest = new_page(browser), new_page(browser)
+    try:
+        host.goto(f"{server}/?lang=en")
+        host.wait_for_selector("[data-screen=home]")
+        code = create_room(host, "Anna", 2, mode="turns", turn_limit="48", after_limit="skip")
+        form = host.locator("[data-form=settings]")
+        form.wait_for()
+        # the time per turn and what follows it, not the live clock and its grace
+        assert form.locator("[data-setting-input=turn_clock]").count() == 0
+        assert form.locator("[data-setting-input=grace]").count() == 0
+        assert host.input_value("[data-setting-input=turn_limit]") == "48"
+        assert host.input_value("[data-setting-input=after_limit]") == "skip"
+        guest.goto(f"{server}/?room={code}&lang=en")
+        guest.fill("[data-field=seat-name]", "Ben")
+        guest.click("[data-action=take-seat]")
+        wait_app(guest, "a.role === 'player' && a.seat === 1")
+        assert guest.locator("[data-setting=turn_clock], [data-setting=grace]").count() == 0
+        host.select_option("[data-setting-input=turn_limit]", "72")
+        host.select_option("[data-setting-input=after_limit]", "bot")
+        guest.wait_for_selector("[data-setting=mode]:has-text('3 d')")
+        assert "The bot plays the turn" in guest.inner_text("[data-setting=mode]")
+        assert host.input_value("[data-setting-input=turn_limit]") == "72"
+        # an address the server refuses (the browser's own check lets it through): the page says it was not kept
+        guest.fill("[data-field=email]", "ben@example.org")
+        guest.click("[data-action=email]")
+        guest.wait_for_selector(".email-status:has-text('You will get an e-mail')")
+        guest.fill("[data-field=email]", "ben@example")
+        guest.click("[data-action=email]")
+        guest.wait_for_selector(".email-status:has-text('not saved')")
+        assert "You will get an e-mail" not in guest.inner_text(".email-status")
+        assert real_errors(host) == [] and real_errors(guest) == []
+    finally:
+        host.context.close()
+        guest.context.close()

@@ -20,6 +20,9 @@ import { COLOURS, dieFace, inlineSvg, title } from "./icons.js";
 const MIDDLE = -1;
 const ELEPHANT = -2;
 export const DIE_KINDS = new Set(["die", "karma", "keep", "reroll", "pass"]); // the options the tray offers
+// The game states during which this page's player pressed "Karma: reroll" (and is choosing the die to reroll): the
+// bar's sentence (prompt.js) says so too.
+export const karmaChosen = new WeakSet();
 
 export function faceOf(sheet, state, d) {
   return sheet.dice[d].faces[state.faces[d]];
@@ -107,7 +110,10 @@ export class Tray extends Component {
   // The karma reroll's dice take the focus; the page (settle) then brings them out from under its sticky bar, where
   // the focus's own scrolling can leave them on a phone.
   toggleKarma() {
-    this.setState({ karma: !this.state.karma }, () => {
+    const on = !this.state.karma;
+    if (on) karmaChosen.add(this.props.state); else karmaChosen.delete(this.props.state);
+    this.props.redraw?.();
+    this.setState({ karma: on }, () => {
       (this.root.querySelector(".opt-karma") || this.root.querySelector(".action-karma"))?.focus({ preventScroll: !!this.props.settle });
       this.props.settle?.();
     });
@@ -122,6 +128,8 @@ export class Tray extends Component {
     const karmaOpt = new Map(byKind("karma").map((w) => [w[1][0], w]));
     const keepOpt = new Map(byKind("keep").map((w) => [w[1][0], w]));
     if (!karmaOpt.size) this.state.karma = false; // (no karma to spend: the toggle is off, nothing to draw again)
+    // (a new state, after a decision or an update, starts with the toggle off as the bar does)
+    if (this.state.karma && !karmaChosen.has(state)) this.state.karma = false;
     const karmaMode = this.state.karma;
     const decided = this.decidedFor === p.options && !!p.options;
     const rerolled = new Set(state.reroll || []);
@@ -159,7 +167,10 @@ export class Tray extends Component {
         inlineSvg(22, karmaGlyph(11, 11, 10)), ` ${t("karma_reroll", lang)}${karmaLeft !== null ? ` (${t("karma_left", lang, { n: karmaLeft })})` : ""}`));
       if (karmaMode) actions.push(h("div", { class: "tray-hint" }, t("karma_pick", lang)));
     }
-    if (passOpt) actions.push(h("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", onClick: () => this.finish(passOpt) }, t("pass", lang)));
+    if (passOpt) {
+      actions.push(h("button", { type: "button", class: "action action-pass", "data-kind": "pass", "data-option": "pass", "aria-describedby": "pass-hint", onClick: () => this.finish(passOpt) }, t("pass", lang)),
+        h("div", { class: "tray-hint", id: "pass-hint", "data-hint": "pass" }, t("pass_hint", lang)));
+    }
 
     const middle = at(MIDDLE, "middle");
     const elephant = at(ELEPHANT, "elephant");
@@ -169,7 +180,9 @@ export class Tray extends Component {
       h("div", { class: "tray-top" },
         box("middle", "", middle, "middle", (slots) => h("div", { class: "tray-middle" }, h("div", { class: "tray-label" }, t("middle", lang)), h("div", { class: "tray-dice" }, slots))),
         box("elephant", holder, elephant, "elephant", (slots) => h("div", { class: "tray-elephant" }, h("div", { class: "tray-label" }, `${t("elephant", lang)} · ${holder}`),
-          h("div", { class: "elephant-box" }, glyph("elephant", 64), slots)))),
+          h("div", { class: "elephant-box", title: slots.length ? t("elephant_hint", lang) : null }, glyph("elephant", 64), slots))),
+        // the die riding on the elephant is what a karma reroll rolls again: said beside it (or under it on a phone)
+        elephant.length ? h("div", { class: "tray-hint elephant-hint", "data-hint": "elephant" }, t("elephant_hint", lang)) : null),
       // while rerolling with karma, the two rolled dice are shown in their own box only
       box("reroll", `${!!state.reroll}|${!!rerollOpt}`, again, "reroll", (slots) => h("div", { class: "tray-reroll", hidden: !state.reroll },
         h("div", { class: "tray-label" }, state.reroll ? t("rerolled", lang) : ""),

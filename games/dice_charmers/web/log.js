@@ -41,7 +41,8 @@ export function describe(e, ctx) {
     case "karma_rolled": return line(L("l_karma_rolled", { dice: e.dice.map((d, i) => dieName(ctx, d, e.faces[i])).join(" & "), n: e.karma_left }), "karma");
     case "die_kept": return line(L("l_die_kept", { die: dieName(ctx, e.die, e.face) }));
     case "goods_gained": return line(L("l_goods_gained", { goods: goodsText(e.goods, lang) }));
-    case "goods_sold": return line(L("l_goods_sold", { goods: goodsText(e.goods, lang), n: e.money }));
+    // (a sale with nothing to sell is said as such, not as "sells – for 0 money")
+    case "goods_sold": return line(e.goods.some((n) => n) ? L("l_goods_sold", { goods: goodsText(e.goods, lang), n: e.money }) : L("l_goods_sold_none"));
     case "road_drawn": return line(L("l_road_drawn", { shape: t(e.shape, lang) }));
     case "half_road_drawn": return line(L("l_half_road_drawn"));
     case "building_erected": return line(L("l_building_erected", { b: building(ctx, e.building), n: e.fame }));

@@ -86,6 +86,63 @@ function animate(main, side, events) {
   }
 }
 
+// ---- an icon's meaning --------------------------------------------------------------------------------
+
+let tip = null; // the box showing a tapped icon's meaning, while shown
+let tipTimer = 0;
+
+function hideTip() {
+  if (!tip) return;
+  tip.remove();
+  tip = null;
+  clearTimeout(tipTimer);
+  document.removeEventListener("pointerdown", hideTip, true);
+  document.removeEventListener("keydown", hideTip, true);
+  window.removeEventListener("scroll", hideTip, true);
+  window.removeEventListener("resize", hideTip);
+}
+
+// A tapped icon's meaning in a box next to it, kept inside the window: the line under a tall sheet can be a whole
+// screen below the icon, where nobody looks. The box is the page's own (fixed, over everything) and goes away with
+// the next tap, key, scroll or after a while.
+export function showTip(node, text) {
+  hideTip();
+  const r = node.getBoundingClientRect();
+  tip = document.createElement("div");
+  tip.className = "icon-tip";
+  tip.dataset.tip = "";
+  tip.setAttribute("role", "tooltip");
+  tip.textContent = text;
+  document.body.append(tip);
+  const m = 8;
+  const w = tip.offsetWidth;
+  const ht = tip.offsetHeight;
+  const left = Math.max(m, Math.min(innerWidth - w - m, r.left + r.width / 2 - w / 2));
+  // under the icon when there is room there, else above it, and in the window whatever the icon's place
+  const below = Math.max(m, r.bottom + 6);
+  const top = below + ht <= innerHeight - m ? below : Math.max(m, Math.min(innerHeight - ht - m, r.top - 6 - ht));
+  tip.style.left = `${Math.round(left)}px`;
+  tip.style.top = `${Math.round(top)}px`;
+  document.addEventListener("pointerdown", hideTip, true);
+  document.addEventListener("keydown", hideTip, true);
+  window.addEventListener("scroll", hideTip, true);
+  window.addEventListener("resize", hideTip);
+  tipTimer = setTimeout(hideTip, 8000);
+}
+
+// A click on a sheet: the nearest part with a title says what it is, next to it (not for an option: its click
+// decides) and in the line under the sheet for readers.
+function explain(ev, said) {
+  for (let n = ev.target; n && n !== ev.currentTarget; n = n.parentNode) {
+    const tt = n.querySelector?.(":scope > title");
+    if (tt && tt.textContent) {
+      said(tt.textContent);
+      if (!n.closest?.("[data-option]")) showTip(n, tt.textContent);
+      return;
+    }
+  }
+}
+
 // ---- the big sheet ----------------------------------------------------------------------------------------
 
 const LEVELS = [1, 1.5, 2, 2.5, 3];
@@ -100,13 +157,9 @@ export class BigSheet extends Component {
     this.choiceFor = null;
     this.box = null;
     this.ref = (n) => { this.root = n; };
+    this.placeRef = (n) => { this.place = n; };
     this.keys = (ev) => { if (this.choice) panelKeys(this.choice, ev); };
-    this.onTap = (ev) => {
-      for (let n = ev.target; n && n !== ev.currentTarget; n = n.parentNode) {
-        const tt = n.querySelector?.(":scope > title");
-        if (tt && tt.textContent) { this.setState({ explained: tt.textContent }); return; }
-      }
-    };
+    this.onTap = (ev) => explain(ev, (text) => this.setState({ explained: text }));
   }
 
   componentDidMount() {
@@ -123,6 +176,13 @@ export class BigSheet extends Component {
     }, { passive: false });
     box.addEventListener("touchend", (e) => { if (e.touches.length < 2) pinch = null; });
     if (this.props.zoom.level > 1) requestAnimationFrame(() => this.zoomTo(this.props.zoom.level));
+    // the own sheet's choices keep their tallest place on a wide window: the sheet under them does not jump as they
+    // come and go (a phone keeps the sheet as high as it can)
+    if (this.place) this.stopSteady = steadyHeight(this.place, { media: "(min-width: 701px)" });
+  }
+
+  componentWillUnmount() {
+    this.stopSteady?.();
   }
 
   // The zoom is written on the page directly (the box's class and the sheet's width, which no drawing writes), keeping
@@ -170,8 +230,12 @@ export class BigSheet extends Component {
     const same = drawn && c && drawn.c === c && drawn.version === c.version && drawn.player === p.player && drawn.lang === lang;
     if (c && !same) this.drawn = { c, version: c.version, player: p.player, lang, layer: layer(c, sp), panel: panel(c, sp), n: (drawn?.n || 0) + 1 };
     const zoomButton = (action, key, text, onClick) => h("button", { type: "button", class: "btn small zoom-btn", "data-action": action, "aria-label": t(key, lang), title: t(key, lang), onClick }, text);
+    const choices = c ? h(p.Choices, { onKeyDown: this.keys }, kept("panel", this.drawn.n, () => this.drawn.panel)) : null;
+    // a player's own sheet has the choices' place all the game, said when it is empty (the sheet stays where it is)
+    const idle = p.own && !(c && this.drawn.panel.length);
     return h("div", { class: `sheet-wrap big-sheet${p.parked ? " parked" : ""}`, "data-seat": p.seat, "aria-hidden": p.parked ? "true" : null, ref: this.ref },
-      c ? h(p.Choices, { onKeyDown: this.keys }, kept("panel", this.drawn.n, () => this.drawn.panel)) : null,
+      p.own ? h("div", { class: "choices-place", "data-choices-place": "", ref: this.placeRef }, choices,
+        idle ? h("p", { class: "choices-idle muted small" }, t("choices_idle", lang)) : null) : choices,
       kept("zoom", lang, () => h("div", { class: "zoom-tools", role: "group", "aria-label": t("sheet_zoom", lang) },
         zoomButton("zoom-out", "zoom_out", "−", () => this.step(-1)),
         zoomButton("zoom-in", "zoom_in", "+", () => this.step(1)),
@@ -186,12 +250,7 @@ export class BigSheet extends Component {
 class Enlarged extends Component {
   render({ frame, seat, pin }) {
     const { lang, game } = frame;
-    const onTap = (ev) => {
-      for (let n = ev.target; n && n !== ev.currentTarget; n = n.parentNode) {
-        const tt = n.querySelector?.(":scope > title");
-        if (tt && tt.textContent) { this.setState({ explained: tt.textContent }); return; }
-      }
-    };
+    const onTap = (ev) => explain(ev, (text) => this.setState({ explained: text }));
     return h("div", { class: "enlarged" },
       h("div", { class: "sheet-wrap", "data-seat": seat },
         h(Sheet, { sheet: frame.sheet, player: game.state.players[seat], lang, name: frame.names[seat], colour: frame.colours[seat], active: game.pending.player === seat, onClick: onTap })),
@@ -235,7 +294,7 @@ export function createView({ main, side }, first) {
     if (trayBox.getAttribute("aria-label") !== t("dice", lang)) trayBox.setAttribute("aria-label", t("dice", lang));
     const options = frame.mine ? pending.options : null;
     render(h(Tray, { sheet: frame.sheet, state, lang, options: options && options.filter((w) => DIE_KINDS.has(w[0])), onDecide: frame.decide,
-      names: frame.names, me: me ?? undefined, current: pending.player, settle: frame.settle }), trayBox);
+      names: frame.names, me: me ?? undefined, current: pending.player, settle: frame.settle, redraw: frame.redraw }), trayBox);
 
     if (frame.mode === "replay") {
       // the replay viewer's board: every sheet small, the one to move marked
@@ -255,7 +314,7 @@ export function createView({ main, side }, first) {
       spectator && frame.mode !== "replay" ? h("div", { class: "watch-tools" }, h("button", { type: "button", class: `btn small follow`, "data-action": "follow", "aria-pressed": String(view.follow),
         onClick: () => { view.follow = !view.follow; draw(view.frame); } }, t("follow_mover", lang))) : null,
       h("section", { class: "mine-box" }, [...view.shown].map(([seat, shown]) => h(BigSheet, {
-        key: `${seat}|${lang}`, seat, sheet: frame.sheet, lang, ...shown, parked: seat !== big, zoom: view.zoom, Choices: frame.Choices,
+        key: `${seat}|${lang}`, seat, sheet: frame.sheet, lang, ...shown, parked: seat !== big, own: seat === me, zoom: view.zoom, Choices: frame.Choices,
         options: seat === big && options ? options : null, decide: frame.decide, pool: pending.pool, effect: pending.effect, faces: state.faces,
       }))),
     ], sheetsBox);

@@ -14,6 +14,7 @@ import { glyph } from "/glyphs.js";
 import { bonusIcon, inlineSvg } from "./icons.js";
 import { bonusLabel, effectBonus, symbolsOf } from "./labels.js";
 import { winnerText } from "./summary.js";
+import { karmaChosen } from "./dice.js";
 
 export function status(frame) {
   return frame.status === "over" ? t("game_over", frame.lang) : t("round", frame.lang, { n: frame.game.state.round });
@@ -25,10 +26,13 @@ function pickOrder(state, frame) {
   const order = state.order || [];
   if (!order.length) return null;
   const turn = state.turn ?? 0;
-  return kept("order", `${order}|${turn}|${frame.names}|${frame.lang}|${frame.colours}`, () => h("ol", { class: "pick-order", "aria-label": t("pick_order", frame.lang), "data-pick-order": order.join(",") },
-    order.map((seat, i) => h("li", { key: i, class: `pick${i === turn ? " now" : ""}${i < turn ? " done" : ""}`, style: `--seat:${frame.colours[seat]}`, "aria-current": i === turn ? "step" : null },
-      h("span", { class: "pick-name" }, frame.names[seat] ?? "?"),
-      i === turn ? h("span", { class: "visually-hidden" }, ` (${t("pick_now", frame.lang)})`) : null))));
+  // (a visible caption: two players' names twice in a row read as nothing in particular without it)
+  return kept("order", `${order}|${turn}|${frame.names}|${frame.lang}|${frame.colours}`, () => h("span", { class: "pick-order-box" },
+    h("span", { class: "pick-order-caption", "aria-hidden": "true" }, t("pick_order_caption", frame.lang)),
+    h("ol", { class: "pick-order", "aria-label": t("pick_order", frame.lang), "data-pick-order": order.join(",") },
+      order.map((seat, i) => h("li", { key: i, class: `pick${i === turn ? " now" : ""}${i < turn ? " done" : ""}`, style: `--seat:${frame.colours[seat]}`, "aria-current": i === turn ? "step" : null },
+        h("span", { class: "pick-name" }, frame.names[seat] ?? "?"),
+        i === turn ? h("span", { class: "visually-hidden" }, ` (${t("pick_now", frame.lang)})`) : null)))));
 }
 
 // A bonus the last update had to waste, in words.
@@ -82,7 +86,9 @@ export function prompt(frame) {
   if (mine) {
     let text;
     if (pending.phase === "pick") {
-      text = kinds.has("die") ? L("p_pick") + (kinds.has("karma") ? ` ${L("p_pick_karma")}` : "") : kinds.has("karma") ? L("p_pick_karma") : L("p_pass");
+      // after "Karma: reroll" the die to reroll is chosen; with no die to take, karma or Pass (said in full)
+      text = kinds.has("karma") && karmaChosen.has(state) ? L("karma_pick")
+        : kinds.has("die") ? L("p_pick") + (kinds.has("karma") ? ` ${L("p_pick_karma")}` : "") : kinds.has("karma") ? L("p_no_die_karma") : L("p_pass");
     } else if (pending.phase === "reroll") {
       text = L("p_reroll") + (kinds.has("reroll") ? ` ${L("p_reroll_again")}` : "");
     } else if (what) {
