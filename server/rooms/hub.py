@@ -37,7 +37,7 @@ LISTED = 100  # rooms one GET /api/rooms lists at most (the newest public rooms 
 MILESTONES = frozenset(("game_starting", "game_over", "bot_took_over", "clock_expired"))  # events that are logged
 # Seconds between two presence frames of one room from one node: a crowd arriving (or coming back after a node
 # restart) changes the counts hundreds of times a second, and a frame to every socket per change made each join
-# cost as much as the room was big. The first change after a quiet second goes out at once.
+# cost as much as the room was big.
 PRESENCE_EVERY = 1.0
 # Sockets one frame is written to before the event loop may serve something else: the fan-out of a room of
 # thousands is cut into slices of about a millisecond each, so other rooms' decisions are not held up behind it.
@@ -580,14 +580,16 @@ class Hub:
                 outbox.popleft()
 
     def _presence_soon(self, lr: LocalRoom) -> None:
-        """The room's presence changed: its clients here are told, at once after a quiet PRESENCE_EVERY, else at
-        the end of it, then with the counts as they are by then (one frame for every change meanwhile)."""
+        """The room's presence changed: its clients here are told at most once per PRESENCE_EVERY, with the counts
+        as they are by then (one frame for every change meanwhile). A small room is told at once after a quiet
+        second; a big one at the end of the second, never in the middle of the join or leave that changed it."""
         if lr.presence_timer is not None:
             return
         wait = lr.presence_sent + PRESENCE_EVERY - time.monotonic()
-        if wait <= 0:
+        if wait <= 0 and len(lr.conns) <= FANOUT_SLICE:
             self._send_presence(lr)
         else:
+            wait = wait if wait > 0 else PRESENCE_EVERY
             lr.presence_timer = asyncio.get_running_loop().call_later(wait, self._send_presence, lr)
 
     def _send_presence(self, lr: LocalRoom) -> None:
@@ -612,6 +614,9 @@ class Hub:
         async with lr.lock:
             room = await self.load(code)
             frame = await self.snapshot_frame(lr, room, have, conn)
+            while lr.delivered > room.v:  # another node's update went out while the snapshot was made: it is behind
+                room = await self.load(code)
+                frame = await self.snapshot_frame(lr, room, have, conn)
             lr.conns.add(conn)
             if role == "player":
                 lr.seated.add(conn)
