@@ -129,7 +129,10 @@ class LocalRoom:
         self.conns: set[Member] = set()
         self.seated: set[Member] = set()  # the players' connections among them (a fan-out reaches them first)
         self.counts: Mapping[str, int] = EMPTY  # presence: read-only, replaced when it changes
-        self.heard: Mapping[str, int] = EMPTY  # the counts of the newest presence message, in the channel's order
+        # The counts of the newest presence message, in the channel's order: what clients are shown (an update, a
+        # snapshot, a presence frame). `counts` is also set from the store's answer to this node's own change, which
+        # may come after a newer message: shown, it would stick until the next change.
+        self.heard: Mapping[str, int] = EMPTY
         self.presence_timer: asyncio.TimerHandle | None = None  # a presence frame waiting for its turn
         self.presence_sent = -PRESENCE_EVERY  # (monotonic time of the last presence frame)
         self.outbox: deque[Fanout] = deque()  # frames still going out to the sockets of a big room, oldest first
@@ -420,7 +423,7 @@ class Hub:
         if new.state is not room.state:
             new.shown = new.v
         now = time.time()
-        frames = views.updates(lr.views, new, room, change.events, lr.counts, now)
+        frames = views.updates(lr.views, new, room, change.events, lr.heard, now)
         # (An in-process store hands the update to this node alone, which delivers its own commits at once: it is
         # packed only if asked for. The record is packed when read: never, mostly, with that store.)
         message: Packed = Lazy(partial(views.published, new.v, change.events, frames))
@@ -656,12 +659,12 @@ class Hub:
         them (`have` is their digest). Made once per room version, chat line and set of connected seats (and at
         most once a second for the spectators' count: `Snapshots`), then shared."""
         snap = lr.snap
-        if snap is None or not snap.shows(room, lr.counts, lr.chat_seen):
+        if snap is None or not snap.shows(room, lr.heard, lr.chat_seen):
             chat_seen = lr.chat_seen
             got_recent = [e for e in (unpack(raw) for raw in await self.store.recent(lr.code)) if e["v"] <= room.v]
             lines, open_to_spectators = await self.store.chat.read(lr.code)
             chat = {"spectators": open_to_spectators, "lines": [unpack(line) for line in lines]}
-            snap = lr.snap = Snapshots(room, lr.counts, chat_seen, got_recent, chat)
+            snap = lr.snap = Snapshots(room, lr.heard, chat_seen, got_recent, chat)
         else:
             self.metrics.snapshots_shared.inc()
         audience = views.audience_of(room, conn.role, conn.seat_id)
