@@ -23,8 +23,9 @@ from setuptools import setup
 # Folder -> the modules of it that are compiled. Left interpreted: the engine's sheet.py (pydantic models,
 # loaded once) and errors.py (exception classes with class attributes); the game interface and each game's
 # plug-in (games/*/game.py: subclasses of an abstract class); the protocol's pydantic messages and client;
-# everything asynchronous in the server; and frozen.py (its read-only dict must stay a Python class: compiled
-# code would write into a native one).
+# everything asynchronous in the server, its metrics (prometheus-client's classes) and budgets (their refusals
+# subclass the protocol's exception); and frozen.py (its read-only dict must stay a Python class: compiled code
+# would write into a native one).
 COMPILED = {
     "games": ("rng",),
     "games/dice_charmers/engine": ("decisions", "effects", "game", "market", "palace", "province", "resolve", "river",

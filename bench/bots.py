@@ -1,9 +1,10 @@
 """`rajas bots`: whole games against a running server, through its public interface only.
 
-Each game: one bot client creates a room over the websocket, N bot players and K spectators join by the
-invite code, the host starts, everyone plays to the end, each player choosing at random among the decisions the
-server offers it (so any game plays the same way). Afterwards the finished game's log is fetched over HTTP,
-checked with `rajas verify`, and every client's final state is compared with the server's.
+Each table (`--concurrency` of them): one bot client creates a room over the websocket, N bot players and K
+spectators join by the invite code; then game after game the host starts, everyone plays to the end, and the
+host asks for a rematch. Each player chooses at random among the decisions the server offers it (so any game
+plays the same way). After each game its log is fetched over HTTP, checked with `rajas verify`, and every
+client's final state is compared with the server's.
 """
 
 from __future__ import annotations
@@ -78,46 +79,99 @@ async def _play(client: Client, seed: str, tally: Tally) -> None:
         await client.wait_for(_reached(data["v"]), timeout=30)
 
 
-async def play_game(
-    url: str, index: int, players: int, spectators: int, options: dict[str, Any], tally: Tally
+GAMES_PER_ROOM = 20  # a table opens a new room after this many games (the node's RAJAS_GAMES_PER_ROOM is 50)
+
+
+def _status(*statuses: str) -> Callable[[Client], bool]:
+    return lambda c: c.room is not None and c.room["status"] in statuses
+
+
+async def _seat_table(
+    url: str, players: int, spectators: int, options: dict[str, Any], clients: list[Client]
+) -> tuple[dict[str, Any], list[Client]]:
+    """A room with its bot players and spectators joined: the host first, in `clients` as they connect (so the
+    caller closes them all, whatever fails)."""
+    host = await Client(url, keep=False).connect()
+    clients.append(host)
+    created = await host.create_room(seats=players, spectators=spectators > 0, grace=600, **options)
+    await host.join(created["code"], name="bot0", host_token=created["host_token"])
+    for i in range(1, players):
+        c = await Client(url, keep=False).connect()
+        clients.append(c)
+        await c.join(created["code"], name=f"bot{i}")
+    watchers = []
+    for _ in range(spectators):
+        c = await Client(url, keep=False).connect()
+        clients.append(c)
+        watchers.append(c)
+        await c.join(created["watch"], role="spectator")
+    return created, watchers
+
+
+async def _one_game(
+    url: str, index: int, created: dict[str, Any], clients: list[Client], players: int, tally: Tally
 ) -> None:
-    clients: list[Client] = []
-    try:
-        host = await Client(url, keep=False).connect()
-        clients.append(host)
-        created = await host.create_room(seats=players, spectators=spectators > 0, grace=600, **options)
-        await host.join(created["code"], name="bot0", host_token=created["host_token"])
-        for i in range(1, players):
-            c = await Client(url, keep=False).connect()
-            clients.append(c)
-            await c.join(created["code"], name=f"bot{i}")
-        watchers = []
-        for _ in range(spectators):
-            c = await Client(url, keep=False).connect()
-            clients.append(c)
-            watchers.append(c)
-            await c.join(created["watch"], role="spectator")
-        await host.start()
-        await asyncio.gather(*(_play(c, f"{index}:{i}", tally) for i, c in enumerate(clients[:players])))
-        for w in watchers:
-            await w.wait_for(lambda c: c.over, timeout=30)
-        log = await asyncio.to_thread(_fetch_json, f"{url.rstrip('/')}/api/rooms/{created['code']}/log")
-        report = verify(log)
-        if report["ok"]:
-            tally.verified += 1
-        else:
-            tally.error(f"game {index}: verify failed: {report['problems']}")
-        server_final = _plain(log["final_state"])
-        for c in clients:
-            tally.gaps += c.gaps
-            if c.game is None or _plain(c.game["state"]) != server_final:
-                tally.states_match = False
-                tally.mismatches += 1
-        tally.completed += 1
-    except Exception as e:  # counted and sampled: the run reports errors, it does not stop at the first
-        tally.error(f"game {index}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}")
-    finally:
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    """One game at a seated table: start, play to the end, then check the room's log and every mirror."""
+    host = clients[0]
+    await host.start()
+    await asyncio.gather(*(c.wait_for(_status("playing", "over"), timeout=30) for c in clients))
+    await asyncio.gather(*(_play(c, f"{index}:{i}", tally) for i, c in enumerate(clients[:players])))
+    await asyncio.gather(*(c.wait_for(_status("over"), timeout=30) for c in clients))
+    log = await asyncio.to_thread(_fetch_json, f"{url.rstrip('/')}/api/rooms/{created['code']}/log")
+    report = verify(log)
+    if report["ok"]:
+        tally.verified += 1
+    else:
+        tally.error(f"game {index}: verify failed: {report['problems']}")
+    server_final = _plain(log["final_state"])
+    for c in clients:
+        tally.gaps += c.gaps
+        if c.game is None or _plain(c.game["state"]) != server_final:
+            tally.states_match = False
+            tally.mismatches += 1
+    tally.completed += 1
+
+
+async def play_table(
+    url: str,
+    indices: list[int],
+    players: int,
+    spectators: int,
+    options: dict[str, Any],
+    tally: Tally,
+    timeout: float,
+    played: Callable[[float], None] | None = None,
+) -> None:
+    """The games `indices` one after another at one table: a room seated once, each next game by `rematch`, as
+    friends play an evening (and as the node's budget of new rooms per address expects); a new room after
+    GAMES_PER_ROOM games or after a game that failed."""
+    left = list(indices)
+    while left:
+        clients: list[Client] = []
+        index = left[0]  # the game being set up or played
+        try:
+            created, _ = await _seat_table(url, players, spectators, options, clients)
+            for played_here in range(GAMES_PER_ROOM):
+                if not left:
+                    break
+                if played_here:
+                    await clients[0].rematch()
+                    await asyncio.gather(*(c.wait_for(_status("lobby"), timeout=30) for c in clients))
+                index = left[0]
+                try:
+                    await asyncio.wait_for(_one_game(url, index, created, clients, players, tally), timeout)
+                except TimeoutError:
+                    raise TimeoutError(f"took longer than {timeout} s") from None
+                left.pop(0)
+                if played is not None:
+                    played(1)
+        except Exception as e:  # counted and sampled: the run reports errors, it does not stop at the first
+            tally.error(f"game {index}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}")
+            left.remove(index)  # (a failed game is not played again; the table sits down at a new room)
+            if played is not None:
+                played(1)
+        finally:
+            await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
 
 async def run_bots(
@@ -128,19 +182,16 @@ async def run_bots(
     concurrency: int = 4,
     options: dict[str, Any] | None = None,
     timeout: float = 300.0,
+    played: Callable[[float], None] | None = None,
 ) -> dict[str, Any]:
+    """`games` games at `concurrency` tables; `played(1)` after each game, however it ended."""
     tally = Tally()
-    gate = asyncio.Semaphore(max(1, concurrency))
     started = time.perf_counter()
-
-    async def one(i: int) -> None:
-        async with gate:
-            try:
-                await asyncio.wait_for(play_game(url, i, players, spectators, options or {}, tally), timeout)
-            except TimeoutError:
-                tally.error(f"game {i}: took longer than {timeout} s")
-
-    await asyncio.gather(*(one(i) for i in range(games)))
+    tables = max(1, min(concurrency, games))
+    shares = [list(range(t, games, tables)) for t in range(tables)]
+    await asyncio.gather(
+        *(play_table(url, share, players, spectators, options or {}, tally, timeout, played) for share in shares)
+    )
     elapsed = time.perf_counter() - started
     lat = sorted(tally.latencies) or [0.0]
     return {

@@ -6,9 +6,11 @@ from __future__ import annotations
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rajas.games.dice_charmers.engine.bots import BOTS
+from rajas.games.dice_charmers.engine.errors import SheetError
 from rajas.games.dice_charmers.engine.game import apply, new_game
 from rajas.games.dice_charmers.engine.invariants import check_state
 from rajas.games.dice_charmers.engine.sheet import load_sheet
@@ -39,9 +41,25 @@ def play_game(
     return g, decisions
 
 
+def sheet_problem(sheet: str) -> str | None:
+    """Why `sheet` (a name or a file) cannot be played on, or None."""
+    try:
+        load_sheet(sheet)
+    except (OSError, SheetError) as e:
+        return str(e)
+    return None
+
+
 def simulate(
-    players: int, games: int, seed: int = 0, sheet: str = "sun", bot: str = "random", check: bool = True
+    players: int,
+    games: int,
+    seed: int = 0,
+    sheet: str = "sun",
+    bot: str = "random",
+    check: bool = True,
+    played: Callable[[float], None] | None = None,
 ) -> dict[str, Any]:
+    """`games` bot games; `played(1)` is called after each (a progress bar's advance)."""
     rounds: list[int] = []
     errors = 0
     samples: list[str] = []
@@ -59,6 +77,9 @@ def simulate(
             if len(samples) < 5:
                 samples.append(f"seed {game_seed}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
             continue
+        finally:
+            if played is not None:
+                played(1)
         decisions += n
         rounds.append(g.round)
         assert g.result is not None

@@ -2,7 +2,7 @@
 // short tone plays (made with WebAudio: no sound file), a browser notification appears (where allowed) and a
 // phone vibrates. Each can be switched off; the choice is kept in localStorage ("rajas.alerts").
 
-import { html } from "./svg.js";
+import { h, Component } from "./ui.js";
 import { t } from "./i18n.js";
 import { glyph } from "./glyphs.js";
 
@@ -91,34 +91,36 @@ function clear() {
 document.addEventListener("visibilitychange", clear);
 window.addEventListener("focus", clear);
 
-let panelOpen = false; // kept while the page draws the panel again (the lobby redraws on presence)
+let panelOpen = false; // kept while the page draws the switches again (the lobby is drawn on every update)
 
 // The switches, one checkbox per kind; turning notifications on asks the browser's permission.
 // `menu`: drawn in the game's bar as a bell that opens the switches over the page.
-export function alertSettings(lang, menu = false) {
-  const prefs = alertPrefs();
-  const box = (kind) => {
-    const input = html("input", { type: "checkbox", checked: prefs[kind], "data-alert": kind, onchange: async (e) => {
-      const on = e.target.checked;
-      savePref(kind, on);
-      prefs[kind] = on;
-      if (kind === "notify" && on && "Notification" in window && Notification.permission === "default") {
-        try { await Notification.requestPermission(); } catch { /* refused: the switch stays, nothing shows */ }
-      }
-      ask.hidden = !canAsk();
-    } });
-    return html("label", { class: "check" }, input, html("span", null, t(`alert_${kind}`, lang)));
-  };
-  // notifications are on by default, but the browser asks only after a click: this button is that click
-  const canAsk = () => prefs.notify && "Notification" in window && Notification.permission === "default";
-  const ask = html("button", { type: "button", class: "btn small", "data-action": "alert-permission", hidden: !canAsk(), onclick: async () => {
+export class AlertSettings extends Component {
+  async toggle(kind, on) {
+    savePref(kind, on);
+    if (kind === "notify" && on && "Notification" in window && Notification.permission === "default") {
+      try { await Notification.requestPermission(); } catch { /* refused: the switch stays, nothing shows */ }
+    }
+    this.forceUpdate();
+  }
+
+  async ask() {
     try { await Notification.requestPermission(); } catch { /* refused */ }
-    ask.hidden = !canAsk();
-  } }, t("alert_allow", lang));
-  const summary = menu
-    ? html("summary", { "aria-label": t("alert_settings", lang), title: t("alert_settings", lang) }, glyph("bell", 20))
-    : html("summary", null, t("alert_settings", lang));
-  return html("details", { class: menu ? "alert-settings alert-menu" : "alert-settings", "data-panel": "alerts", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
-    summary,
-    html("div", { class: "alert-panel" }, html("p", { class: "muted small" }, t("alert_hint", lang)), ALERT_KINDS.map(box), ask));
+    this.forceUpdate();
+  }
+
+  render({ lang, menu = false }) {
+    const prefs = alertPrefs();
+    // notifications are on by default, but the browser asks only after a click: this button is that click
+    const canAsk = prefs.notify && "Notification" in window && Notification.permission === "default";
+    return h("details", { class: menu ? "alert-settings alert-menu" : "alert-settings", "data-panel": "alerts", open: panelOpen, onToggle: (e) => { panelOpen = e.target.open; } },
+      menu
+        ? h("summary", { "aria-label": t("alert_settings", lang), title: t("alert_settings", lang) }, glyph("bell", 20))
+        : h("summary", null, t("alert_settings", lang)),
+      h("div", { class: "alert-panel" }, h("p", { class: "muted small" }, t("alert_hint", lang)),
+        ALERT_KINDS.map((kind) => h("label", { class: "check" },
+          h("input", { type: "checkbox", checked: prefs[kind], "data-alert": kind, onChange: (e) => this.toggle(kind, e.target.checked) }),
+          h("span", null, t(`alert_${kind}`, lang)))),
+        h("button", { type: "button", class: "btn small", "data-action": "alert-permission", hidden: !canAsk, onClick: () => this.ask() }, t("alert_allow", lang))));
+  }
 }

@@ -1,27 +1,15 @@
-// Links a page shows or opens: their Copy button (the lobby's invite and spectator links, the device dialog's
-// seat link), and a seat token carried by a link, /?room=CODE#NAME=TOKEN: the token rides in the fragment, which
-// browsers never send to a server, so no access log holds it. A turn e-mail's link carries #resume= (turns.js),
-// "continue on another device" #seat= (device.js).
+// The Copy button of the links a page shows: the lobby's invite and spectator links, the device dialog's seat link.
 
-import { html } from "./svg.js";
+import { h, Component } from "./ui.js";
 import { t } from "./i18n.js";
 
 // A button that copies `text` and says so for a moment; `attrs`: its class and data-action where it stands.
-export function copyButton(text, lang, attrs) {
-  const b = html("button", { type: "button", ...attrs, onclick: async () => {
-    try { await navigator.clipboard.writeText(text); } catch { /* not allowed: the text is selectable */ }
-    b.textContent = t("copied", lang);
-    setTimeout(() => { b.textContent = t("copy", lang); }, 1500);
-  } }, t("copy", lang));
-  return b;
-}
-
-// {room, token} of such a link when the address has both (and `valid(token)`), the token then taken off the
-// address bar; null otherwise, the address left as it is.
-export function tokenFromLink(name, valid = () => true) {
-  const room = new URLSearchParams(location.search).get("room");
-  const token = new URLSearchParams(location.hash.slice(1)).get(name);
-  if (!room || !token || !valid(token)) return null;
-  history.replaceState(null, "", `${location.pathname}${location.search}`);
-  return { room, token };
+export class CopyButton extends Component {
+  render({ text, lang, attrs }) {
+    return h("button", { type: "button", ...attrs, onClick: async () => {
+      try { await navigator.clipboard.writeText(text); } catch { /* not allowed: the text is selectable */ }
+      this.setState({ copied: true });
+      setTimeout(() => this.setState({ copied: false }), 1500);
+    } }, t(this.state.copied ? "copied" : "copy", lang));
+  }
 }

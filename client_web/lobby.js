@@ -1,27 +1,21 @@
-// The lobby: who is in the room and connected, the invite and spectator links, the room's settings,
-// and (for the host) remove / make host / start.
+// The lobby: who is in the room and connected (and whose page has sent its random value for the dice), the invite
+// and spectator links, the room's settings (the game's own among them: its Options), and for the host: remove a
+// player or make them host, add or remove a bot (Random or Greedy, the engine's bots, paced by the server so people
+// can follow them), and start. A host's change of a setting is sent at once as the whole settings (the server checks
+// them like create_room's).
 
-import { glyph } from "./glyphs.js";
-import { html } from "./svg.js";
+import { h, Component, createRef } from "./ui.js";
 import { t } from "./i18n.js";
-import { helpButton } from "./help.js";
-import { alertSettings } from "./alerts.js";
+import { glyph, SEAT_COLOURS } from "./glyphs.js";
 import { MSG, ROLES, SETTINGS } from "./protocol.js";
-import { SEAT_COLOURS } from "./game.js";
-import { roomGames } from "./room_games.js";
-import { readyBadge, readyToggle, seriesTable } from "./series.js";
-import { botBadge, botControls, removeBotButton } from "./bot_seats.js";
-import { keptTurnSettings, turnSettingText, emailCard } from "./turns.js";
-import {
-  CUSTOM_CHOICE, FILE_CHOICE, readSheetFile, sheetFileRow, sheetTitle, rememberSheet, rememberedSheet,
-  isSheetRefusal, refusalStatus, fileErrorStatus,
-} from "./sheet_file.js";
-import { copyButton } from "./links.js";
-
-function linkRow(label, url, lang, attr) {
-  const input = html("input", { class: "link-input", value: url, readonly: true, "aria-label": label, [attr]: "", onfocus: (e) => e.target.select() });
-  return html("div", { class: "link-row" }, html("span", { class: "field-label" }, label), html("div", { class: "link-box" }, input, copyButton(url, lang, { class: "btn small", "data-action": "copy" })));
-}
+import { TopBar } from "./bar.js";
+import { AlertSettings } from "./alerts.js";
+import { CopyButton } from "./links.js";
+import { readyBadge, readyToggle, seriesTable, RoomGames } from "./series.js";
+import { keptTurnSettings, turnSettingText, EmailCard } from "./turns.js";
+import { DeviceButton, seatLink } from "./device.js";
+import { isHost, leave, loadRoom, roomSheet, send, stored, toast } from "./session.js";
+import { game, gameOf } from "./games.js";
 
 function durationText(s, L) {
   return s >= 60 && s % 60 === 0 ? L("minutes", { n: s / 60 }) : L("seconds", { n: s });
@@ -36,200 +30,183 @@ function durationOptions(values, current, L, none) {
   return none ? [["0", L("no_clock")], ...opts] : opts;
 }
 
-// The name of a room's sheet: Sun / Moon, or a custom sheet's title (known once its file came in a snapshot).
-function sheetLabel(st, S, L) {
-  if (typeof st.sheet === "string") return L(`sheet_${st.sheet}`);
-  const name = st.sheet.custom;
-  return L("sheet_custom", { t: S.sheet && S.sheet.name === name ? sheetTitle(S.sheet) : name });
+function linkRow(label, url, lang, attr) {
+  return h("div", { class: "link-row" }, h("span", { class: "field-label" }, label),
+    h("div", { class: "link-box" }, h("input", { class: "link-input", defaultValue: url, readonly: true, "aria-label": label, [attr]: "", onFocus: (e) => e.target.select() }),
+      h(CopyButton, { text: url, lang, attrs: { class: "btn small", "data-action": "copy" } })));
 }
 
-// The host's file choice in the lobby, kept while the lobby is drawn again (presence and updates redraw it).
-const pick = { code: null, open: false, status: null };
+// The kind of bot the host chose last, kept while the lobby is drawn again.
+let botKind = SETTINGS.bots[0];
 
-// The host's editor: every change is sent at once as the whole settings (the server checks it like create_room).
-// A custom room's sheet goes with them as the server has it (its snapshot carries the file: also after a reload).
-function settingsForm(actions, room, L) {
-  const S = actions.state;
-  const st = room.settings;
-  if (pick.code !== S.code) Object.assign(pick, { code: S.code, open: false, status: null });
-  const custom = typeof st.sheet !== "string";
-  const select = (name, options, value, onchange = send) => {
-    const s = html("select", { name, "data-setting-input": name, onchange },
-      options.map(([v, label]) => html("option", { value: v, selected: v === value }, label)));
-    s.value = value;
-    return s;
-  };
-  const check = (name, on) => html("input", { type: "checkbox", name, checked: on, "data-setting-input": name, onchange: send });
-  const min = Math.max(SETTINGS.seats.min, room.seats.length);
-  const seatOpts = [];
-  for (let n = min; n <= SETTINGS.seats.max; n++) seatOpts.push([String(n), String(n)]);
-  const seats = select("seats", seatOpts, String(st.seats));
-  // Sun, Moon, the custom sheet (the room's, or the last one sent from this page), another file
-  const known = rememberedSheet();
-  const sheetOpts = SETTINGS.sheets.map((s) => [s, L(`sheet_${s}`)]);
-  if (custom) sheetOpts.push([CUSTOM_CHOICE, sheetLabel(st, S, L)]);
-  else if (known) sheetOpts.push([CUSTOM_CHOICE, L("sheet_custom", { t: sheetTitle(known.sheet) })]);
-  sheetOpts.push([FILE_CHOICE, L("sheet_file")]);
-  const current = custom ? CUSTOM_CHOICE : st.sheet;
-  const sheet = select("sheet", sheetOpts, pick.open ? FILE_CHOICE : current, () => {
-    pick.open = sheet.value === FILE_CHOICE;
-    pick.status = null;
-    fileRow.paint(null);
-    fileRow.show(pick.open);
-    if (pick.open) fileRow.pick();
-    else send();
-  });
-  // the lobby may have been drawn again while the file chooser was open: then the new one shows the status
-  const show = () => (fileRow.isConnected ? fileRow.paint(pick.status) : actions.redraw());
-  const fileRow = sheetFileRow({ lang: S.lang, status: pick.status, open: pick.open, onFile: async (file) => {
-    let data;
-    try {
-      data = await readSheetFile(file);
-    } catch (e) {
-      pick.status = fileErrorStatus(e);
-      show();
-      return;
-    }
-    pick.status = { kind: "busy", key: "sheet_sending", vars: { f: file.name } };
-    show();
-    try {
-      await actions.net.request(MSG.SETTINGS, { settings: { ...values(), sheet: data } });
-    } catch (e) {
-      // refused: the room keeps its settings; the message names the field that is wrong
-      pick.status = isSheetRefusal(e) ? refusalStatus(e, file.name) : { kind: "error", key: "sheet_not_sent", vars: { f: file.name }, detail: actions.errorText(e) };
-      actions.redraw();
-      return;
-    }
-    rememberSheet(data, file.name);
-    Object.assign(pick, { open: false, status: null });
-    actions.redraw();
-  } });
-  const clock = select("turn_clock", durationOptions([60, 120, 300], st.turn_clock, L, true), String(st.turn_clock || 0));
-  const grace = select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace));
-  const bot = select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot);
-  const spect = check("spectators", st.spectators);
-  const pub = check("public", st.public);
-  const undo = check("undo", st.undo !== false);
-  const takeover = check("takeover", !!st.takeover);
-  function values() {
+// The host's editor. Each change sends every setting, the game's part as the game's Options gives it (a custom sheet
+// is sent again with the others: the room's file, asked for in a snapshot when the page has none).
+class SettingsForm extends Component {
+  constructor(props) {
+    super(props);
+    this.options = createRef();
+    this.form = createRef();
+  }
+
+  tableValues() {
+    const f = this.form.current.elements;
+    const st = this.props.state.room.settings;
     return {
-      seats: Number(seats.value), spectators: spect.checked, turn_clock: Number(clock.value) || null,
-      grace: Number(grace.value), bot: bot.value, public: pub.checked, undo: undo.checked,
-      takeover: takeover.checked, ...keptTurnSettings(st),
+      seats: Number(f.seats.value), spectators: f.spectators.checked, turn_clock: Number(f.turn_clock.value) || null,
+      grace: Number(f.grace.value), bot: f.bot.value, public: f.public.checked, undo: f.undo.checked, takeover: f.takeover.checked,
+      ...keptTurnSettings(st),
     };
   }
-  // The sheet to send with the other settings: the chosen built-in one, or a custom sheet file.
-  async function sheetSpec() {
-    const v = sheet.value;
-    if (SETTINGS.sheets.includes(v)) return v;
-    if (v === CUSTOM_CHOICE && !custom) return known ? known.sheet : null;
-    // the room's own sheet (also while another file is being chosen)
-    return custom ? actions.roomSheet() : st.sheet;
+
+  // A change of the table's settings: sent with the game's as the room has them.
+  async changed() {
+    const own = this.options.current ? await this.options.current.values() : {};
+    if (!own) { toast(t("err_disconnected", this.props.state.lang)); this.forceUpdate(); return; }
+    await send(MSG.SETTINGS, { settings: { ...this.tableValues(), ...own } }); // refused: the toast says why
+    this.forceUpdate(); // a refusal puts the form back as the room is
   }
-  async function send() {
-    const spec = await sheetSpec();
-    if (!spec) { actions.toast(L("err_disconnected")); actions.redraw(); return; }
-    await actions.send(MSG.SETTINGS, { settings: { ...values(), sheet: spec } }); // refused: the toast says why
-    actions.redraw(); // the update redrew the lobby already; a refusal puts the form back as the room is
+
+  // The game's change: sent with the table's settings; a refusal is the game's to show (or the toast's).
+  async sendGame(fields, { quiet = false } = {}) {
+    if (!fields) { toast(t("err_disconnected", this.props.state.lang)); this.forceUpdate(); return; }
+    const r = await send(MSG.SETTINGS, { settings: { ...this.tableValues(), ...fields } }, { quiet });
+    this.forceUpdate();
+    return r;
   }
-  const field = (label, input, cls = "") => html("label", { class: `field ${cls}`.trim() }, html("span", { class: "field-label" }, label), input);
-  sheet.title = sheet.selectedOptions[0]?.textContent || "";
-  return html("form", { class: "settings-form", "data-form": "settings", onsubmit: (e) => e.preventDefault() },
-    html("div", { class: "field-row" }, field(L("players_count"), seats), field(L("sheet"), sheet, "field-sheet"), field(L("turn_clock"), clock)),
-    fileRow,
-    html("div", { class: "field-row" }, field(L("grace"), grace), field(L("bot_label"), bot)),
-    html("label", { class: "check" }, spect, html("span", null, L("allow_spectators"))),
-    html("label", { class: "check" }, pub, html("span", null, L("public_room"))),
-    html("label", { class: "check" }, undo, html("span", null, L("undo_setting"))),
-    html("label", { class: "check" }, takeover, html("span", null, L("takeover_setting"))));
+
+  render({ state }) {
+    const { room, lang, sheet } = state;
+    const L = (k, v) => t(k, lang, v);
+    const st = room.settings;
+    const select = (name, options, value) => h("select", { name, "data-setting-input": name, value, onChange: () => this.changed() },
+      options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
+    const check = (name, on) => h("input", { type: "checkbox", name, checked: on, "data-setting-input": name, onChange: () => this.changed() });
+    const seatOpts = [];
+    for (let n = Math.max(SETTINGS.seats.min, room.seats.length); n <= SETTINGS.seats.max; n++) seatOpts.push([String(n), String(n)]);
+    const field = (label, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, label), input);
+    const Options = game(gameOf(room))?.index.Options;
+    return h("form", { class: "settings-form", "data-form": "settings", ref: this.form, onSubmit: (e) => e.preventDefault() },
+      h("div", { class: "field-row" }, field(L("players_count"), select("seats", seatOpts, String(st.seats))),
+        field(L("turn_clock"), select("turn_clock", durationOptions([60, 120, 300], st.turn_clock, L, true), String(st.turn_clock || 0)))),
+      Options ? h(Options, { handle: this.options, lang, mode: "host", settings: st, sheet, roomSheet, send: (fields, o) => this.sendGame(fields, o) }) : null,
+      h("div", { class: "field-row" }, field(L("grace"), select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace))),
+        field(L("bot_label"), select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot))),
+      h("label", { class: "check" }, check("spectators", st.spectators), h("span", null, L("allow_spectators"))),
+      h("label", { class: "check" }, check("public", st.public), h("span", null, L("public_room"))),
+      h("label", { class: "check" }, check("undo", st.undo !== false), h("span", null, L("undo_setting"))),
+      h("label", { class: "check" }, check("takeover", !!st.takeover), h("span", null, L("takeover_setting"))));
+  }
 }
 
-export function renderLobby(actions, { statusBadge, langSelect }) {
-  const S = actions.state;
-  const lang = S.lang;
+function SettingsList({ state }) {
+  const { room, lang, sheet } = state;
   const L = (k, v) => t(k, lang, v);
-  const room = S.room;
-  const stored = actions.stored();
-  const mine = room.seats.findIndex((s) => s.id === S.seatId);
-  const isHost = (room.host !== null && room.host === S.seatId) || (!!stored.host_token && S.role === ROLES.PLAYER && mine >= 0 && room.host === null);
-  const base = `${location.origin}`;
-  // room.code is the spectator code; the invite code is only known to players (the code they joined with)
-  const player = S.role === ROLES.PLAYER;
-  const inviteCode = player ? S.code : null;
-  const invite = inviteCode ? `${base}/?room=${inviteCode}` : null;
-  const watch = stored.watch_link || `${base}/?watch=${room.code}`;
-  const shownCode = inviteCode || room.code;
+  const st = room.settings;
+  const Options = game(gameOf(room))?.index.Options;
+  const row = (key, label, value) => [h("dt", null, label), h("dd", { "data-setting": key }, value)];
+  const yes = (on) => (on ? "✓" : "✗");
+  return h("dl", { class: "settings-list" },
+    Options ? h(Options, { lang, mode: "guest", settings: st, sheet }) : null,
+    row("seats", L("players_count"), String(st.seats)),
+    row("turn_clock", L("turn_clock"), st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
+    row("mode", L("turns_mode"), turnSettingText(st, L)),
+    row("spectators", L("spectators"), yes(st.spectators)),
+    row("grace", L("grace"), durationText(st.grace, L)),
+    row("bot", L("bot_label"), L(`bot_${st.bot}`)),
+    row("public", L("public_room"), yes(st.public)),
+    row("undo", L("undo_setting"), yes(st.undo !== false)),
+    row("takeover", L("takeover_setting"), yes(st.takeover)));
+}
 
-  const seats = html("ul", { class: "seat-list lobby-seats", "data-list": "seats" });
+function Seats({ state, host }) {
+  const { room, lang, seatId } = state;
+  const L = (k, v) => t(k, lang, v);
+  const rows = [];
   for (let i = 0; i < room.settings.seats; i++) {
     const s = room.seats[i];
     if (!s) {
-      seats.append(html("li", { class: "seat empty" }, html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }), html("span", { class: "muted" }, L("free_seat"))));
+      rows.push(h("li", { class: "seat empty" }, h("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }), h("span", { class: "muted" }, L("free_seat"))));
       continue;
     }
-    const you = s.id === S.seatId;
-    seats.append(html("li", { class: `seat${you ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
-      html("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
-      html("span", { class: "seat-name" }, s.name, you ? html("span", { class: "muted" }, ` ${L("you_paren")}`) : null),
-      room.host === s.id ? html("span", { class: "badge host" }, glyph("crown", 15), ` ${L("host")}`) : null,
-      s.contributed ? html("span", { class: "badge dice-in", "data-contributed": "1", title: L("dice_contributed_title") }, L("dice_contributed")) : null,
+    const you = s.id === seatId;
+    rows.push(h("li", { class: `seat${you ? " you" : ""}`, "data-seat": i, "data-connected": s.connected ? "1" : "0" },
+      h("span", { class: "seat-colour", style: `background:${SEAT_COLOURS[i]}` }),
+      h("span", { class: "seat-name" }, s.name, you ? h("span", { class: "muted" }, ` ${L("you_paren")}`) : null),
+      room.host === s.id ? h("span", { class: "badge host" }, glyph("crown", 15), ` ${L("host")}`) : null,
+      s.contributed ? h("span", { class: "badge dice-in", "data-contributed": "1", title: L("dice_contributed_title") }, L("dice_contributed")) : null,
       readyBadge(s, lang),
-      s.kind ? botBadge(s, lang) : html("span", { class: `presence ${s.connected ? "on" : "off"}` }, html("span", { class: "dot" }), s.connected ? L("online") : L("away")),
-      isHost && s.kind ? removeBotButton(actions, s, i, lang) : isHost && !you ? html("span", { class: "seat-actions" },
-        html("button", { type: "button", class: "btn small", "data-action": "make-host", onclick: () => actions.send(MSG.HAND_OVER, { seat: i }) }, L("make_host")),
-        html("button", { type: "button", class: "btn small danger", "data-action": "kick", onclick: () => actions.send(MSG.KICK, { seat: i }) }, L("kick"))) : null));
+      // a bot's seat shows which bot plays it, in place of the online / away mark a person's seat has
+      s.kind ? h("span", { class: "badge bot", "data-bot-kind": s.kind }, `${L("bot_seat")} · ${L(`bot_${s.kind}`)}`)
+        : h("span", { class: `presence ${s.connected ? "on" : "off"}` }, h("span", { class: "dot" }), s.connected ? L("online") : L("away")),
+      host && s.kind ? h("span", { class: "seat-actions" },
+        h("button", { type: "button", class: "btn small danger", "data-action": "remove-bot", "aria-label": L("remove_bot_named", { p: s.name }), onClick: () => send(MSG.REMOVE_BOT, { seat: i }) }, L("remove_bot")))
+        : host && !you ? h("span", { class: "seat-actions" },
+          h("button", { type: "button", class: "btn small", "data-action": "make-host", onClick: () => send(MSG.HAND_OVER, { seat: i }) }, L("make_host")),
+          h("button", { type: "button", class: "btn small danger", "data-action": "kick", onClick: () => send(MSG.KICK, { seat: i }) }, L("kick"))) : null));
+  }
+  return h("ul", { class: "seat-list lobby-seats", "data-list": "seats" }, rows);
+}
+
+// The host's bot chooser under the seats: which bot, and "Add bot" (while a seat is free).
+function BotControls({ room, lang }) {
+  const full = room.seats.length >= room.settings.seats;
+  const id = "bot-kind-choice";
+  return h("div", { class: "bot-controls", role: "group", "aria-label": t("bots_title", lang) },
+    h("label", { class: "field", for: id }, h("span", { class: "field-label" }, t("bot_kind", lang))),
+    h("select", { id, "data-field": "bot-kind", value: botKind, onChange: (e) => { botKind = e.target.value; } },
+      SETTINGS.bots.map((b) => h("option", { value: b, selected: b === botKind }, t(`bot_${b}`, lang)))),
+    h("button", { type: "button", class: "btn", "data-action": "add-bot", disabled: full, onClick: () => send(MSG.ADD_BOT, { kind: botKind }) }, `+ ${t("add_bot", lang)}`),
+    full ? h("span", { class: "muted small" }, t("bots_full", lang)) : null);
+}
+
+class StartButton extends Component {
+  async start() {
+    this.setState({ sent: true });
+    if (!(await send(MSG.START, {}))) this.setState({ sent: false });
   }
 
-  const st = room.settings;
-  const custom = typeof st.sheet !== "string";
-  const editable = isHost;
-  const settings = editable ? settingsForm(actions, room, L) : html("dl", { class: "settings-list" },
-    html("dt", null, L("sheet")), html("dd", { "data-setting": "sheet", "data-sheet-name": custom ? st.sheet.custom : st.sheet }, sheetLabel(st, S, L)),
-    html("dt", null, L("players_count")), html("dd", { "data-setting": "seats" }, String(st.seats)),
-    html("dt", null, L("turn_clock")), html("dd", { "data-setting": "turn_clock" }, st.turn_clock ? durationText(st.turn_clock, L) : L("no_clock")),
-    html("dt", null, L("turns_mode")), html("dd", { "data-setting": "mode" }, turnSettingText(st, L)),
-    html("dt", null, L("spectators")), html("dd", { "data-setting": "spectators" }, st.spectators ? "✓" : "✗"),
-    html("dt", null, L("grace")), html("dd", { "data-setting": "grace" }, durationText(st.grace, L)),
-    html("dt", null, L("bot_label")), html("dd", { "data-setting": "bot" }, L(`bot_${st.bot}`)),
-    html("dt", null, L("public_room")), html("dd", { "data-setting": "public" }, st.public ? "✓" : "✗"),
-    html("dt", null, L("undo_setting")), html("dd", { "data-setting": "undo" }, st.undo !== false ? "✓" : "✗"),
-    html("dt", null, L("takeover_setting")), html("dd", { "data-setting": "takeover" }, st.takeover ? "✓" : "✗"));
-
-  const canStart = room.seats.length >= 2;
-  const start = isHost
-    ? html("div", { class: "start-box" },
-      html("button", { type: "button", class: "btn primary big", "data-action": "start", disabled: !canStart, onclick: async (e) => {
-        e.target.disabled = true;
-        const r = await actions.send(MSG.START, {});
-        if (!r) e.target.disabled = false;
-      } }, glyph("play", 16), ` ${L("start_game")}`),
-      canStart ? null : html("p", { class: "muted" }, L("need_two")))
-    : html("p", { class: "waiting" }, S.role === ROLES.SPECTATOR ? [glyph("eye", 16), ` ${L("watching")} · ${L("waiting_host")}`] : L("waiting_host"));
-
-  return html("div", { class: "screen lobby", "data-screen": "lobby" },
-    html("header", { class: "app-bar" },
-      html("a", { class: "brand", href: "/" }, html("span", { class: "brand-mark" }, glyph("elephant", 26)), html("span", null, "Rajas")),
-      html("span", { class: "bar-title" }, `${L("lobby")} · ${shownCode}`),
-      html("span", { class: "spacer" }), helpButton(lang, () => ({ sheet: actions.state.sheet })), statusBadge(), langSelect()),
-    html("main", { class: "lobby-main" },
-      html("section", { class: "card" },
-        html("h2", null, L("seats_of", { n: room.seats.length, m: st.seats })),
-        seats,
-        isHost ? botControls(actions, room, lang) : null,
-        html("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
-        start,
-        room.series && room.series.played > 0 ? readyToggle(actions, lang) : null,
-        seriesTable(room, lang, S.seatId),
-        S.role === ROLES.PLAYER ? alertSettings(lang) : null,
-        emailCard(actions, L),
-        html("div", { class: "actions" }, html("button", { type: "button", class: "btn small secondary", "data-action": "leave", onclick: () => actions.leave() }, L("leave")),
-          actions.deviceButton ? actions.deviceButton() : null),
-        roomGames(lang, room.code, { reuse: true })),
-      html("section", { class: "card" },
-        html("h2", null, L(invite ? "invite_friends" : "spectator_link")),
-        invite ? linkRow(L("invite_code"), invite, lang, "data-invite") : null,
-        invite ? html("div", { class: "big-code", "data-code": inviteCode }, inviteCode) : null,
-        st.spectators ? linkRow(L("spectator_link"), watch, lang, "data-watch-link") : null,
-        html("h3", null, L("settings")), settings,
-        html("p", { class: "muted small" }, L(editable ? "settings_host" : "settings_fixed")))));
+  render({ lang, canStart }) {
+    return h("div", { class: "start-box" },
+      h("button", { type: "button", class: "btn primary big", "data-action": "start", disabled: !canStart || !!this.state.sent, onClick: () => this.start() }, glyph("play", 16), ` ${t("start_game", lang)}`),
+      canStart ? null : h("p", { class: "muted" }, t("need_two", lang)));
+  }
 }
+
+export function Lobby({ state }) {
+  const { lang, room, role, code } = state;
+  const L = (k, v) => t(k, lang, v);
+  const host = isHost(state);
+  const kept = stored();
+  // room.code is the spectator code; the invite code is only known to players (the code they joined with)
+  const player = role === ROLES.PLAYER;
+  const invite = player ? `${location.origin}/?room=${code}` : null;
+  const watchLink = kept.watch_link || `${location.origin}/?watch=${room.code}`;
+  const st = room.settings;
+  const token = player ? loadRoom(code).token : null;
+  return h("div", { class: "screen lobby", "data-screen": "lobby" },
+    h(TopBar, { state }, h("span", { class: "bar-title" }, `${L("lobby")} · ${player ? code : room.code}`)),
+    h("main", { class: "lobby-main" },
+      h("section", { class: "card" },
+        h("h2", null, L("seats_of", { n: room.seats.length, m: st.seats })),
+        h(Seats, { state, host }),
+        host ? h(BotControls, { room, lang }) : null,
+        h("p", { class: "muted", "data-count": "spectators", "data-n": room.spectators }, glyph("eye", 16), ` ${L("watching_n", { n: room.spectators })}`),
+        host ? h(StartButton, { lang, canStart: room.seats.length >= 2 })
+          : h("p", { class: "waiting" }, role === ROLES.SPECTATOR ? [glyph("eye", 16), ` ${L("watching")} · ${L("waiting_host")}`] : L("waiting_host")),
+        room.series && room.series.played > 0 ? readyToggle(state) : null,
+        seriesTable(room, lang, state.seatId),
+        player ? h(AlertSettings, { lang }) : null,
+        h(EmailCard, { room, role, code, lang }),
+        h("div", { class: "actions" }, h("button", { type: "button", class: "btn small secondary", "data-action": "leave", onClick: () => leave() }, L("leave")),
+          token ? h(DeviceButton, { lang, link: () => seatLink(code, loadRoom(code).token) }) : null),
+        h(RoomGames, { key: room.code, lang, code: room.code })),
+      h("section", { class: "card" },
+        h("h2", null, L(invite ? "invite_friends" : "spectator_link")),
+        invite ? linkRow(L("invite_code"), invite, lang, "data-invite") : null,
+        invite ? h("div", { class: "big-code", "data-code": code }, code) : null,
+        st.spectators ? linkRow(L("spectator_link"), watchLink, lang, "data-watch-link") : null,
+        h("h3", null, L("settings")),
+        host ? h(SettingsForm, { state }) : h(SettingsList, { state }),
+        h("p", { class: "muted small" }, L(host ? "settings_host" : "settings_fixed")))));
+}
+

@@ -77,9 +77,12 @@ export class Net {
     this.closed = false;
     clearTimeout(this.retryTimer);
     this.setStatus("connecting");
+    // the socket the page's first script opened (index.html) while the modules loaded, when it is still good
+    const early = window.__rajasSocket;
+    window.__rajasSocket = null;
     let ws;
     try {
-      ws = new WebSocket(this.url);
+      ws = early && early.url === this.url && early.readyState <= WebSocket.OPEN ? early : new WebSocket(this.url);
     } catch (e) {
       this.scheduleRetry();
       return;
@@ -114,6 +117,7 @@ export class Net {
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows */ };
+    if (ws.readyState === WebSocket.OPEN) ws.onopen();
   }
 
   scheduleRetry() {

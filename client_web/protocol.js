@@ -22,9 +22,9 @@ export const ERROR_CODES = Object.freeze([
   "name_taken", "spectators_not_allowed", "not_host", "wrong_phase", "bad_settings", "not_a_player", "not_your_turn",
   "illegal_decision", "malformed_decision", "game_over", "stale_version", "bad_commitment", "contribution_fixed",
   "not_away", "takeover_not_allowed", "seat_not_free", "not_a_bot",
-  "rate_limited", "too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout",
-  "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos", "chat_closed", "chat_rate_limited",
-  "email_unavailable", "bad_email", "internal",
+  "rate_limited", "too_large", "too_many_rooms", "too_many_listed", "server_full", "too_many_connections",
+  "request_timeout", "undo_off", "nothing_to_undo", "undo_after_roll", "too_many_undos", "chat_closed",
+  "chat_rate_limited", "too_many_games", "too_many_emails", "email_unavailable", "bad_email", "internal",
 ]);
 
 export const ROLES = Object.freeze({ PLAYER: "player", SPECTATOR: "spectator" });

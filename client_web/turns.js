@@ -1,12 +1,13 @@
-// Turn-based rooms in the browser (issue 19): the create form's choice of real-time or turn-based with the
-// limit per turn and what happens after it; whose turn it is and since when (a turn-based game shows that in
-// place of the seconds-left clock); the e-mail field for turn notices, shown only when the server offers
-// e-mail (the hello reply's `email`) and kept by the server with the seat alone.
+// The clock and turn-based rooms: the create form's choice of real-time or turn-based with the limit per turn and
+// what happens after it; the game bar's clock (the seconds left of a live turn clock, or whose turn it is and since
+// when in a turn-based game); the e-mail field for turn notices, shown only when the server offers e-mail (the hello
+// reply's `email`) and kept by the server with the seat alone.
 
-import { html } from "./svg.js";
+import { h, Component } from "./ui.js";
 import { glyph } from "./glyphs.js";
+import { t } from "./i18n.js";
 import { MSG, ROLES, STATUS } from "./protocol.js";
-import { tokenFromLink } from "./links.js";
+import { net, send } from "./session.js";
 
 export const LIMITS = [1, 6, 12, 24, 48, 72, 168, 336]; // hours per turn offered (the protocol allows 1 to 336)
 
@@ -14,31 +15,34 @@ export function turnBased(room) {
   return room?.settings?.mode === "turns";
 }
 
-function hoursText(h, L) {
-  return h % 24 === 0 ? L("turns_days", { n: h / 24 }) : L("turns_hours", { n: h });
+function hoursText(hours, L) {
+  return hours % 24 === 0 ? L("turns_days", { n: hours / 24 }) : L("turns_hours", { n: hours });
 }
 
-// The create form's fields: {row, values()} for RoomSettings' mode, turn_limit and after_limit.
-export function turnFields(L, st = {}) {
-  const opt = (v, label, sel) => html("option", { value: v, selected: sel || null }, label);
-  const mode = html("select", { name: "mode", "data-field": "mode" },
-    opt("live", L("turns_live"), st.mode !== "turns"), opt("turns", L("turns_turns"), st.mode === "turns"));
-  const limit = html("select", { name: "turn_limit", "data-field": "turn_limit" },
-    LIMITS.map((h) => opt(h, hoursText(h, L), h === (st.turn_limit || 24))));
-  const after = html("select", { name: "after_limit", "data-field": "after_limit" },
-    opt("bot", L("turns_after_bot"), st.after_limit !== "skip"), opt("skip", L("turns_after_skip"), st.after_limit === "skip"));
-  const field = (label, input) => html("label", { class: "field" }, html("span", { class: "field-label" }, label), input);
-  const extra = html("div", { class: "field-row turns-extra", "data-turns": "" }, field(L("turns_limit"), limit), field(L("turns_after"), after));
-  const sync = () => { extra.hidden = mode.value !== "turns"; };
-  mode.addEventListener("change", sync);
-  sync();
-  const row = html("div", { class: "turns-fields" }, html("div", { class: "field-row" }, field(L("turns_mode"), mode)), extra);
-  return {
-    row,
-    values: () => (mode.value === "turns"
-      ? { mode: "turns", turn_limit: Number(limit.value), after_limit: after.value }
-      : { mode: "live" }),
-  };
+// The create form's fields for RoomSettings' mode, turn_limit and after_limit; values() through `handle.current`.
+export class TurnFields extends Component {
+  constructor(props) {
+    super(props);
+    this.state = { mode: "live", limit: 24, after: "bot" };
+    if (props.handle) props.handle.current = this;
+  }
+
+  values() {
+    const { mode, limit, after } = this.state;
+    return mode === "turns" ? { mode: "turns", turn_limit: Number(limit), after_limit: after } : { mode: "live" };
+  }
+
+  render({ L }) {
+    const { mode, limit, after } = this.state;
+    const field = (label, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, label), input);
+    const select = (name, value, options, key) => h("select", { name, "data-field": name, value, onChange: (e) => this.setState({ [key]: e.target.value }) },
+      options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) }, label)));
+    return h("div", { class: "turns-fields" },
+      h("div", { class: "field-row" }, field(L("turns_mode"), select("mode", mode, [["live", L("turns_live")], ["turns", L("turns_turns")]], "mode"))),
+      h("div", { class: "field-row turns-extra", "data-turns": "", hidden: mode !== "turns" },
+        field(L("turns_limit"), select("turn_limit", limit, LIMITS.map((x) => [x, hoursText(x, L)]), "limit")),
+        field(L("turns_after"), select("after_limit", after, [["bot", L("turns_after_bot")], ["skip", L("turns_after_skip")]], "after"))));
+  }
 }
 
 // The settings a lobby form must send again unchanged (it sends all settings at once).
@@ -61,64 +65,60 @@ function relative(seconds, lang) {
   return rtf.format(Math.round(seconds / 86400), "day");
 }
 
-function when(t, lang) {
-  return new Intl.DateTimeFormat(lang, { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(t * 1000));
+function when(time, lang) {
+  return new Intl.DateTimeFormat(lang, { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(time * 1000));
 }
 
-// Paints whose turn it is and since when into the game bar's clock (called every second). False: not a
-// turn-based game in play (the live clock paints itself).
-export function paintTurn(node, view) {
-  const S = view.S;
-  const room = S.room;
-  if (!turnBased(room) || room.status !== STATUS.PLAYING || !room.turn_began) return false;
-  const who = S.game?.pending?.player;
-  const name = who === null || who === undefined ? "" : (room.seats[who]?.name || "");
-  const now = Date.now() / 1000;
-  const lang = view.lang;
-  const L = view.L.bind(view);
-  const since = html("time", { datetime: new Date(room.turn_began * 1000).toISOString(), title: when(room.turn_began, lang) }, relative(room.turn_began - now, lang));
-  const parts = [glyph("clock", 16), " ", html("span", { "data-turn-of": String(who) }, view.myTurn() ? L("turns_yours") : L("turns_of", { p: name })), " ", L("turns_since"), " ", since];
-  if (room.deadline) {
-    parts.push(" · ", L("turns_until"), " ", html("time", { datetime: new Date(room.deadline * 1000).toISOString(), "data-deadline": "" }, when(room.deadline, lang)));
+// The game bar's clock, drawn again every second: a live room's seconds left for the turn, or in a turn-based game
+// whose turn it is, since when and until when.
+export class Clock extends Component {
+  componentDidMount() {
+    this.timer = setInterval(() => this.forceUpdate(), 1000);
   }
-  node.replaceChildren(...parts);
-  node.setAttribute("data-turn-began", String(room.turn_began));
-  node.classList.remove("urgent");
-  return true;
+
+  componentWillUnmount() {
+    clearInterval(this.timer);
+  }
+
+  render({ room, lang, who, mine }) {
+    const L = (k, v) => t(k, lang, v);
+    if (turnBased(room) && room.status === STATUS.PLAYING && room.turn_began) {
+      const name = who === null || who === undefined ? "" : (room.seats[who]?.name || "");
+      return h("span", { class: "clock", "data-clock": "", "data-turn-began": String(room.turn_began) },
+        glyph("clock", 16), " ", h("span", { "data-turn-of": String(who) }, mine ? L("turns_yours") : L("turns_of", { p: name })), " ", L("turns_since"), " ",
+        h("time", { datetime: new Date(room.turn_began * 1000).toISOString(), title: when(room.turn_began, lang) }, relative(room.turn_began - Date.now() / 1000, lang)),
+        room.deadline ? [" · ", L("turns_until"), " ", h("time", { datetime: new Date(room.deadline * 1000).toISOString(), "data-deadline": "" }, when(room.deadline, lang))] : null);
+    }
+    if (!room.deadline || room.status !== STATUS.PLAYING) return h("span", { class: "clock", "data-clock": "" });
+    const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
+    return h("span", { class: `clock${left <= 10 ? " urgent" : ""}`, "data-clock": "" }, glyph("clock", 16), ` ${L("clock_left", { n: left })}`);
+  }
 }
 
 // The e-mail field for turn notices (players of a turn-based room, when the server offers e-mail).
-export function emailCard(actions, L) {
-  const S = actions.state;
-  if (!turnBased(S.room) || S.role !== ROLES.PLAYER || !actions.net.server?.email) return null;
-  const key = `rajas.email.${S.code}`;
-  const saved = localStorage.getItem(key) || "";
-  const input = html("input", { type: "email", name: "email", maxlength: 254, autocomplete: "email", value: saved, "data-field": "email", "aria-describedby": "email-hint" });
-  const status = html("span", { class: "email-status", role: "status" }, saved ? L("turns_email_set") : "");
-  return html("form", { class: "email-form", "data-form": "email", onsubmit: async (e) => {
+export class EmailCard extends Component {
+  async save(e) {
     e.preventDefault();
-    const address = input.value.trim();
-    const r = await actions.send(MSG.EMAIL, { address: address || null });
+    const { code } = this.props;
+    const address = e.target.elements.email.value.trim();
+    const r = await send(MSG.EMAIL, { address: address || null });
     if (r === null) return; // refused: the toast says why
-    if (address) localStorage.setItem(key, address); else localStorage.removeItem(key);
-    status.textContent = address ? L("turns_email_set") : L("turns_email_off");
-    actions.redraw?.(); // (the room's update may have drawn the lobby again meanwhile, from the old address)
-  } },
-  html("label", { class: "field" }, html("span", { class: "field-label" }, L("turns_email")), input),
-  html("p", { class: "hint", id: "email-hint" }, L("turns_email_hint")),
-  html("button", { type: "submit", class: "btn small", "data-action": "email" }, L("turns_email_save")),
-  status);
-}
+    if (address) localStorage.setItem(`rajas.email.${code}`, address); else localStorage.removeItem(`rajas.email.${code}`);
+    this.setState({ said: address ? "turns_email_set" : "turns_email_off" });
+  }
 
-// The same field in a game's side column, folded (players come and go: an address may be given at any time).
-export function emailDetails(actions, L) {
-  const card = emailCard(actions, L);
-  return card && html("details", { class: "email-details card" }, html("summary", null, L("turns_email")), card);
-}
-
-// A link from a turn e-mail (?room=CODE#resume=TOKEN, links.js): the seat token, kept like any seat's, leaves
-// the address bar.
-export function seatFromLink(remember) {
-  const link = tokenFromLink("resume");
-  if (link) remember(link.room, link.token);
+  render({ room, role, code, lang, folded = false }) {
+    if (!turnBased(room) || role !== ROLES.PLAYER || !net.server?.email) return null;
+    const L = (k) => t(k, lang);
+    const saved = localStorage.getItem(`rajas.email.${code}`) || "";
+    const said = this.state.said ?? (saved ? "turns_email_set" : null);
+    const form = h("form", { class: "email-form", "data-form": "email", onSubmit: (e) => this.save(e) },
+      h("label", { class: "field" }, h("span", { class: "field-label" }, L("turns_email")),
+        h("input", { type: "email", name: "email", maxlength: 254, autocomplete: "email", defaultValue: saved, "data-field": "email", "aria-describedby": "email-hint" })),
+      h("p", { class: "hint", id: "email-hint" }, L("turns_email_hint")),
+      h("button", { type: "submit", class: "btn small", "data-action": "email" }, L("turns_email_save")),
+      h("span", { class: "email-status", role: "status" }, said ? L(said) : ""));
+    // in a game's side column, folded (players come and go: an address may be given at any time)
+    return folded ? h("details", { class: "email-details card" }, h("summary", null, L("turns_email")), form) : form;
+  }
 }

@@ -1,7 +1,7 @@
 """The game's own dice generator: SHA-256 in counter mode over a 256-bit key, kept as one integer in the state.
 
 Global `random` is never used: a game must replay exactly from its seed (and the players' contributions) on
-any machine, and a browser must be able to replay the same rolls (client_web/dicecheck.js; the construction
+any machine, and a browser must be able to replay the same rolls (games/dice_charmers/web/dicecheck.js; the construction
 is written out in docs/fairness.md and pinned by docs/dice-vectors.json).
 
 The state is `key << 64 | counter`: its 40 big-endian bytes are exactly what is hashed for the next value, and

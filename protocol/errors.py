@@ -28,9 +28,12 @@ ErrorCode = Literal[
     "takeover_not_allowed",  # taking over a left seat where the room's `takeover` setting is off
     "seat_not_free",  # taking over a seat whose player has not left the game
     "not_a_bot",  # remove_bot named a seat a person holds (the host removes a person with kick)
-    "rate_limited",  # over the connection's message rate (control frames count too: those are not answered)
+    "rate_limited",  # over the connection's message rate (control frames count too: those are not answered), or an
+    # address's history bytes or replays a minute: HTTP 429
     "too_large",  # an HTTP body (or request head) past its limit: HTTP 413 (431 for the head)
-    "too_many_rooms",  # this client address created its rooms for this minute: HTTP 429
+    "too_many_rooms",  # this client address (or its network) created its rooms for this minute, or holds its share
+    # of rooms or of turn-based games at once: HTTP 429
+    "too_many_listed",  # this client address (or its network) holds its share of public rooms at once: HTTP 429
     "server_full",  # this node holds all the rooms it may: HTTP 503
     "too_many_connections",  # this client address has all the websockets it may: the upgrade gets HTTP 429
     "request_timeout",  # a request head or body not complete in time: HTTP 408, connection closed
@@ -39,7 +42,9 @@ ErrorCode = Literal[
     "undo_after_roll",  # an undo after the dice were rolled this turn (a karma reroll): what came before is fixed
     "too_many_undos",  # the player took back 20 decisions this turn already (server/undo.py UNDOS_PER_TURN)
     "chat_closed",  # a spectator wrote in a chat the host closed for spectators
-    "chat_rate_limited",  # over the connection's chat lines per minute (RAJAS_CHAT_PER_MINUTE)
+    "chat_rate_limited",  # over the seat's (a spectator's) chat lines per minute (RAJAS_CHAT_PER_MINUTE)
+    "too_many_games",  # a rematch in a room that played RAJAS_GAMES_PER_ROOM games
+    "too_many_emails",  # over a seat's (or address's) e-mail changes a day, or confirmation e-mails a day asked for
     "email_unavailable",  # e-mail notices: this server has no SMTP (RAJAS_SMTP_URL), or the room is not turn-based
     "bad_email",  # an e-mail address that is not one (or too long)
     "internal",

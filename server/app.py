@@ -7,15 +7,16 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import rajas.client_web
 from pydantic import ValidationError
 from rajas.protocol import ProtocolError, RoomSettings
+from rajas.server.budget import Ledger, Refusal, Who
+from rajas.server.config import ServeSettings
 from rajas.server.edge import forwarded
-from rajas.server.edge.connection import Conn, Limits
-from rajas.server.edge.forwarded import Proxies
-from rajas.server.edge.guard import Connections, RoomQuota, address_key
+from rajas.server.edge.connection import Conn
+from rajas.server.edge.forwarded import Addresses
 from rajas.server.edge.session import Session
 from rajas.server.edge.static import ClientFiles
 from rajas.server.edge.transport import Link, Socket
@@ -24,6 +25,7 @@ from rajas.server.history.routes import game_routes
 from rajas.server.history.service import History
 from rajas.server.logs import RateFilter
 from rajas.server.metrics import Metrics
+from rajas.server.room_budget import NodeBudgets, RoomBudget, create_room
 from rajas.server.rooms.hub import Hub
 from rajas.server.rooms.room import COMPONENTS, PLAYING
 from rajas.server.rooms.tasks import RoomTasks, Watchdog
@@ -34,8 +36,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 log = logging.getLogger("rajas.server")
 CLIENT_DIR = Path(rajas.client_web.__file__).parent
@@ -51,11 +54,21 @@ STATUS = {
     "wrong_phase": 409,
     "too_large": 413,
     "too_many_rooms": 429,
+    "too_many_listed": 429,
     "too_many_connections": 429,
+    "rate_limited": 429,
     "server_full": 503,
     "request_timeout": 408,
     "internal": 500,
 }
+
+
+async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    """A route that failed (the store away, most often) answers in JSON like every other answer of /api, so a page
+    can say so; 503 when the store could not be reached, as that passes by itself."""
+    away = isinstance(exc, (OSError, TimeoutError)) or type(exc).__module__.startswith("redis")
+    message = "the rooms' store cannot be reached: try again in a moment" if away else "the server failed to answer"
+    return JSONResponse({"ok": False, "code": "internal", "message": message}, status_code=503 if away else 500)
 
 
 def _error(err: ProtocolError) -> JSONResponse:
@@ -64,39 +77,34 @@ def _error(err: ProtocolError) -> JSONResponse:
 
 def create_app(
     store: RoomStore,
-    limits: Limits | None = None,
+    settings: ServeSettings | None = None,
     node: str = "local",
     history_settings: HistorySettings | None = None,
     tick: float = 0.5,
     stall: float = 2.0,
     bot_pace: float = 0.0,
 ) -> Starlette:
-    limits = limits or Limits()
+    settings = settings or ServeSettings()
     metrics = Metrics(node)
     store.on_reconnect = metrics.store_reconnects.inc
-    # The node: its rooms, and what watches them (timers and bots, turn-based rooms, the game history).
+    # The node: its rooms, the budgets every client's spending is charged to, and what watches the rooms (timers
+    # and bots, turn-based rooms, the game history).
     hub = Hub(store, metrics)
+    ledger = Ledger(settings, metrics.limit_refusals.inc)
+    for label in ledger.labels():
+        metrics.limit_refusals.inc(label, 0.0)
+    rooms = RoomBudget(ledger, hub, metrics, settings.room_ttl, settings.unjoined_ttl, settings.turn_room_ttl)
+    budgets = NodeBudgets(ledger, rooms, settings)
     heartbeat = getattr(store, "heartbeat", 2.0)
-    tasks = RoomTasks(hub, bot_pace)
+    tasks = RoomTasks(hub, bot_pace, budgets.bot_turn)
     watchdog = Watchdog(hub, tasks, tick, stall, heartbeat)
-    turns = TurnService(hub, tasks, sweep=heartbeat)
-    history = History(store, history_settings or HistorySettings(), metrics)
+    turns = TurnService(hub, tasks, budgets, sweep=heartbeat)
+    history = History(store, history_settings or HistorySettings(), metrics, ledger)
     for observer in (tasks, turns, history):
         hub.watch(observer)
     conns: set[Conn] = set()
     _gauges(metrics, hub, conns)
-    per_address = Connections(limits.conns_per_address)
-    quota = RoomQuota(limits.rooms_per_minute, limits.max_rooms, limits.room_window)
-
-    def admit_room(address: str) -> Callable[[], None]:
-        def admit() -> None:
-            try:
-                quota.admit(address)
-            except ProtocolError as e:
-                metrics.limit_refusals.inc("rooms_total" if e.code == "server_full" else "rooms_per_address")
-                raise
-
-        return admit
+    monitors = Addresses(settings.monitor_allow_ips)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -114,19 +122,32 @@ def create_app(
             await store.close()
             log.info("node stopped", extra={"event": "node_stopped"})
 
+    def monitor(request: Request) -> bool:
+        """Whether the request comes from an address that may see the node's details (RAJAS_MONITOR_ALLOW_IPS)."""
+        return request.client is not None and request.client.host in monitors
+
     async def health(request: Request) -> Response:
+        if not monitor(request):  # (a stranger learns whether the node answers, not its name or its load)
+            return JSONResponse({"ok": True})
         return JSONResponse(
-            {"ok": True, "node": node, "compiled": metrics.compiled, "rooms_here": len(hub.rooms),
-             "connections": len(conns)}
+            {
+                "ok": True,
+                "node": node,
+                "compiled": metrics.compiled,
+                "rooms_here": len(hub.rooms),
+                "connections": len(conns),
+            }
         )
 
     async def metrics_route(request: Request) -> Response:
+        if not monitor(request):
+            return PlainTextResponse("not found", status_code=404)
         return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
-    async def create_room(request: Request) -> Response:
+    async def create_room_route(request: Request) -> Response:
         try:
-            body = await read_body(request, limits.max_body)
-            settings = RoomSettings.model_validate_json(body or b"{}")
+            body = await read_body(request, settings.max_body)
+            room_settings = RoomSettings.model_validate_json(body or b"{}")
         except ProtocolError as e:
             metrics.limit_refusals.inc("body")
             return _error(e)
@@ -135,11 +156,11 @@ def create_app(
             where = ".".join(str(x) for x in first["loc"]) or "settings"
             return _error(ProtocolError("bad_settings", f"{where}: {first['msg']}"))
         try:
-            admit_room(address_key(request.client.host if request.client else None))()
-            room = await hub.create_room(settings)
+            who = Who.of(request.client.host if request.client else None)
+            room = await create_room(hub, budgets, who, room_settings)
         except ProtocolError as e:
             return _error(e)
-        session = Session(hub, turns, Conn(Socket(), limits), _base_url(request.url))
+        session = Session(hub, turns, Conn(Socket(), settings), _base_url(request.url))
         return JSONResponse(session.created(room), status_code=201)
 
     async def room_info(request: Request) -> Response:
@@ -168,26 +189,25 @@ def create_app(
         if (await receive())["type"] != "websocket.connect":
             return
         client = scope.get("client")
-        address = address_key(client[0] if client else None)
+        who = Who.of(client[0] if client else None)
         try:
-            per_address.admit(address)
-        except ProtocolError as e:
-            metrics.limit_refusals.inc("connections_per_address")
+            held = ledger.hold("connections", who.keys())
+        except Refusal as e:
             body = json.dumps({"ok": False, "code": e.code, "message": e.message}).encode()
             headers = [(b"content-type", b"application/json")]
             await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
             await send({"type": "websocket.http.response.body", "body": body})
             return
         try:
-            await _serve_socket(scope, receive, send, address)
+            await _serve_socket(scope, receive, send, who)
         finally:
-            per_address.release(address)
+            ledger.release(held)
 
-    async def _serve_socket(scope: Scope, receive: Receive, send: Send, address: str) -> None:
+    async def _serve_socket(scope: Scope, receive: Receive, send: Send, who: Who) -> None:
         await send({"type": "websocket.accept"})
         link = Link(receive, send)
-        conn = Conn(link.socket, limits)
-        session = Session(hub, turns, conn, _base_url(WebSocket(scope, receive, send).url), admit_room(address))
+        conn = Conn(link.socket, settings)
+        session = Session(hub, turns, conn, _base_url(WebSocket(scope, receive, send).url), who, budgets)
         writer = hub.spawn(conn.writer())
         conns.add(conn)
         metrics.connections_total.inc()
@@ -218,39 +238,52 @@ def create_app(
     routes = [
         Route("/health", health),
         Route("/metrics", metrics_route),
-        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms", create_room_route, methods=["POST"]),
         Route("/api/rooms", room_list, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/log", game_log),
         *game_routes(hub, history, files),
+        *turns.routes(),
         Mount("/", files, name="client"),
     ]
-    app = App(websocket, limits, metrics, routes=routes, lifespan=lifespan)
+    app = App(websocket, settings, metrics, routes=routes, lifespan=lifespan, exception_handlers={Exception: _internal})
     app.state.hub = hub
     app.state.tasks = tasks
     app.state.turns = turns
     app.state.history = history
-    app.state.limits = limits
+    app.state.settings = settings
+    app.state.budgets = budgets
     return app
 
 
 class App(Starlette):
     """Starlette for HTTP; the websocket endpoint /ws is served without Starlette's layers (see websocket).
-    Before either: the forwarded headers of a trusted proxy, and the body limit of every HTTP request."""
+    Before either: a trusted proxy's forwarded headers (uvicorn's ProxyHeadersMiddleware for the client's address
+    and scheme, forwarded.py for the host), and the body limit of every HTTP request."""
 
     def __init__(
-        self, ws: Callable[[Scope, Receive, Send], Awaitable[None]], limits: Limits, metrics: Metrics, **kwargs: Any
-    ) -> None:
+        self, ws: Callable[[Scope, Receive, Send], Awaitable[None]], settings: ServeSettings, metrics: Metrics,
+        **kwargs: Any,
+    ) -> None:  # fmt: skip
         super().__init__(**kwargs)
         self.ws = ws
-        self.proxies = Proxies(limits.forwarded_allow_ips)
-        self.max_body = limits.max_body
+        self.proxies = Addresses(settings.forwarded_allow_ips)
+        self.max_body = settings.max_body
         self.metrics = metrics
+        self.forwarded = cast(
+            ASGIApp, ProxyHeadersMiddleware(cast(Any, self._inner), trusted_hosts=settings.forwarded_allow_ips)
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http" or kind == "websocket":
-            forwarded.apply(scope, self.proxies)
+            forwarded.apply_host(scope, self.proxies)  # (first: it asks whether the peer is a trusted proxy)
+            await self.forwarded(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    async def _inner(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
         if kind == "websocket" and scope["path"] == "/ws":
             await self.ws(scope, receive, send)
             return
@@ -313,4 +346,3 @@ def _gauges(metrics: Metrics, hub: Hub, conns: set[Conn]) -> None:
         "rooms whose bot this node is playing now",
         lambda: [("", sum(lr.driving for lr in hub.rooms.values()))],
     )
-

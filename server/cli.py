@@ -5,70 +5,76 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rajas.games.registry import DEFAULT, GAMES
-from rajas.server.config import SERVE, ConfigError, env_default, help_for
+from rajas.server.config import FIELDS, ConfigError, help_for, load
+from rajas.server.console import progress, table
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    shown = not args.json
     if args.game == "card_game":
         from rajas.games.card_game.simulate import simulate as simulate_cards
 
         if not 2 <= args.players <= 4:
             print("rajas simulate: the card game is for 2-4 players", file=sys.stderr)
             return 2
-        result = simulate_cards(args.players, args.games, seed=args.seed, bot=args.bot, check=not args.fast)
+        with progress("games", args.games, shown) as played:
+            result = simulate_cards(
+                args.players, args.games, seed=args.seed, bot=args.bot, check=not args.fast, played=played
+            )
         result.setdefault("error_samples", [])
     else:
-        from rajas.bench.simulate import simulate
+        from rajas.bench.simulate import sheet_problem, simulate
 
-        result = simulate(args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast)
+        problem = sheet_problem(args.sheet)  # (a sheet that cannot be read is one line, not a failure per game)
+        if problem:
+            print(f"rajas simulate: --sheet {args.sheet}: {problem}", file=sys.stderr)
+            return 2
+        with progress("games", args.games, shown) as played:
+            result = simulate(
+                args.players, args.games, seed=args.seed, sheet=args.sheet, bot=args.bot, check=not args.fast,
+                played=played,
+            )  # fmt: skip
     if args.json:
         print(json.dumps(result))
     else:
         samples = result.pop("error_samples")
-        for key, value in result.items():
-            print(f"{key:>24}: {value}")
+        table(f"rajas simulate: {args.game}", result)
         for s in samples:
             print(s, file=sys.stderr)
     return 1 if result["errors"] else 0
 
 
+def _count(text: str) -> int:
+    """A count given on the command line: 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: give 1 or more")
+    return n
+
+
+def _seconds(text: str) -> float:
+    """A length of time given on the command line: more than 0."""
+    x = float(text)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"{text}: give more than 0")
+    return x
+
+
 def _serve(args: argparse.Namespace) -> int:
-    from rajas.server.edge.connection import Limits
     from rajas.server.rooms.room import COMPONENTS
     from rajas.server.serve import serve
 
-    COMPONENTS.limit = max(1, args.sheet_cache)  # (the flag's default is RAJAS_SHEET_CACHE)
-
-    if args.log_format not in ("json", "text"):
-        print("rajas serve: --log-format is json or text", file=sys.stderr)
+    try:
+        settings = load({flag: getattr(args, flag, None) for flag in FIELDS})
+    except ConfigError as e:
+        print(f"rajas serve: {e}", file=sys.stderr)
         return 2
-    if args.transport not in ("fast", "standard"):
-        print("rajas serve: --transport is fast or standard", file=sys.stderr)
-        return 2
-    if not 0 <= args.bot_pace < args.stall:  # (a paced bot must not look stalled to the other nodes)
-        print("rajas serve: --bot-pace is 0 or more and less than --stall", file=sys.stderr)
-        return 2
-    limits = Limits(
-        rate=args.rate,
-        burst=args.burst,
-        queue=args.queue,
-        queue_bytes=args.queue_bytes,
-        strikes=args.strikes,
-        max_body=args.max_body,
-        max_head=args.max_head,
-        handshake_timeout=args.handshake_timeout,
-        rooms_per_minute=args.rooms_per_minute,
-        max_rooms=args.max_rooms,
-        room_window=args.room_ttl,
-        conns_per_address=args.conns_per_address,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        chat_per_minute=args.chat_per_minute,
-        chat_spectators_per_minute=args.chat_spectators_per_minute,
-    )
-    serve(args, limits)
+    COMPONENTS.limit = max(1, settings.sheet_cache)  # (its default is RAJAS_SHEET_CACHE)
+    serve(settings)
     return 0
 
 
@@ -84,22 +90,26 @@ def _bots(args: argparse.Namespace) -> int:
             options[key] = json.loads(value)
         except ValueError:
             options[key] = value  # (a bare word: `--option sheet=moon`)
-    result = asyncio.run(
-        run_bots(
-            args.url,
-            players=args.players,
-            games=args.games,
-            spectators=args.spectators,
-            concurrency=args.concurrency,
-            options=options,
-            timeout=args.timeout,
+    with progress("games", args.games, not args.json) as played:
+        result = asyncio.run(
+            run_bots(
+                args.url,
+                players=args.players,
+                games=args.games,
+                spectators=args.spectators,
+                concurrency=args.concurrency,
+                options=options,
+                timeout=args.timeout,
+                played=played,
+            )
         )
-    )
     if args.json:
         print(json.dumps(result))
     else:
-        for key, value in result.items():
-            print(f"{key:>24}: {value}")
+        samples = result.pop("error_samples")
+        table(f"rajas bots: {args.game} at {args.url}", result)
+        for s in samples:
+            print(s, file=sys.stderr)
     return 1 if result["errors"] or result["completed"] != result["games"] else 0
 
 
@@ -144,11 +154,15 @@ def _bench(args: argparse.Namespace) -> int:
         restart=args.restart,
     )
     try:
-        report = bench(settings)
+        with progress("benchmark (servers, clients, measured windows)", None, not args.json):
+            report = bench(settings)
     except BenchSetupError as e:
         print(f"rajas bench: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(report, indent=None if args.json else 2))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        table("rajas bench", report)
     return 0
 
 
@@ -159,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play complete games with bots and report errors, length and speed")
     sim.add_argument("--game", default=DEFAULT, choices=sorted(GAMES))
     sim.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
-    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--games", type=_count, default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--sheet", default="sun", help="the Dice Charmers: sun, moon, or a path to a sheet file")
     sim.add_argument("--bot", default="random", choices=("random", "greedy"))
@@ -168,32 +182,30 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(func=_simulate)
 
     srv = sub.add_parser("serve", help="run the game server (websocket /ws, HTTP /api, the web client at /)")
-    for flag, (_, kind, _, _) in SERVE.items():
-        try:
-            default = env_default(flag)
-        except ConfigError as e:
-            parser.error(str(e))
-        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=default, help=help_for(flag))
+    # (no default: a flag left out leaves the environment's value, and `_serve` reads both, refusing a bad one)
+    for flag, field in FIELDS.items():
+        kind: Callable[[str], Any] = int if field.annotation is int else float if field.annotation is float else str
+        srv.add_argument("--" + flag.replace("_", "-"), type=kind, default=None, help=help_for(flag))
     srv.set_defaults(func=_serve)
 
     bots = sub.add_parser("bots", help="play whole games against a server with bot clients over websockets")
     bots.add_argument("--url", default="http://127.0.0.1:8000")
     bots.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="2-5")
-    bots.add_argument("--games", type=int, default=10)
+    bots.add_argument("--games", type=_count, default=10)
     bots.add_argument("--spectators", type=int, default=0)
     bots.add_argument("--game", default=DEFAULT, choices=sorted(GAMES))
     bots.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                       help="a setting of the game's own, e.g. sheet=moon (repeatable)")  # fmt: skip
-    bots.add_argument("--concurrency", type=int, default=4, help="games played at the same time")
-    bots.add_argument("--timeout", type=float, default=300.0, help="seconds one game may take")
+    bots.add_argument("--concurrency", type=_count, default=4, help="tables (rooms) playing at the same time")
+    bots.add_argument("--timeout", type=_seconds, default=300.0, help="seconds one game may take")
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(func=_bots)
 
     bench = sub.add_parser("bench", help="open-loop load against our server and a bare websockets baseline")
-    bench.add_argument("--rooms", type=int, default=1000, help="concurrent rooms of 5 players + 2 spectators")
+    bench.add_argument("--rooms", type=_count, default=1000, help="concurrent rooms of 5 players + 2 spectators")
     bench.add_argument("--rate", type=float, default=1.0, help="decisions per second per room (0: closed loop)")
-    bench.add_argument("--seconds", type=float, default=30.0, help="length of the measured window")
-    bench.add_argument("--workers", type=int, default=2, help="load generator processes")
+    bench.add_argument("--seconds", type=_seconds, default=30.0, help="length of the measured window")
+    bench.add_argument("--workers", type=_count, default=2, help="load generator processes")
     bench.add_argument("--store", choices=("memory", "redis"), default="memory")
     bench.add_argument("--fsync", choices=("always", "everysec"), default="always", help="Redis appendfsync")
     bench.add_argument("--nodes", type=int, default=1, help="server nodes sharing one Redis (--store redis)")
@@ -222,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     crowd.add_argument("--join-concurrency", type=int, default=50, help="joins in flight per load process")
     crowd.add_argument("--probes", type=int, default=20, help="single joins timed at the start and at the end")
     crowd.add_argument("--restart", type=int, default=0, help="nodes killed and started again after the window")
-    bench.add_argument("--json", action="store_true", help="one line")
+    bench.add_argument("--json", action="store_true", help="one JSON object on one line (no progress, no table)")
     bench.set_defaults(func=_bench)
 
     ver = sub.add_parser("verify", help="replay a finished game's log and check the seed and every roll")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,16 +33,32 @@ class LogError(Exception):
     """A log that cannot be read or does not have the shape of a game log."""
 
 
+def log_address(where: str) -> str:
+    """The log's own address for a page's: the replay viewer's /games/ID (what a player copies from the address
+    bar) is the archived log at /api/games/ID; a room's page ?room=CODE is its log at /api/rooms/CODE/log."""
+    parts = urllib.parse.urlsplit(where)
+    path = parts.path.rstrip("/")
+    if path.startswith("/games/"):
+        return urllib.parse.urlunsplit(parts._replace(path="/api" + path, query="", fragment=""))
+    room = urllib.parse.parse_qs(parts.query).get("room")
+    if path in ("", "/") and room:
+        return urllib.parse.urlunsplit(parts._replace(path=f"/api/rooms/{room[0]}/log", query="", fragment=""))
+    return where
+
+
 def load_log(where: str) -> dict[str, Any]:
     if where.startswith(("http://", "https://")):
-        with urllib.request.urlopen(where, timeout=30) as resp:
+        with urllib.request.urlopen(log_address(where), timeout=30) as resp:
             raw = resp.read(MAX_LOG_BYTES + 1)
     else:
         with Path(where).open("rb") as f:
             raw = f.read(MAX_LOG_BYTES + 1)
     if len(raw) > MAX_LOG_BYTES:
         raise LogError(f"the log is larger than {MAX_LOG_BYTES} bytes")
-    data = json.loads(raw)
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise LogError(f"{where} holds no game log (not JSON): give a log file or the address of a game") from None
     if not isinstance(data, dict):
         raise LogError("a game log is a JSON object")
     return data

@@ -1,87 +1,88 @@
-"""Prometheus metrics of one node, rendered by hand in the text exposition format (no dependency).
+"""Prometheus metrics of one node, kept and rendered by prometheus-client.
 
-One `Metrics` per app, so two nodes in one test process keep their own figures. Counters only grow;
-gauges that can be read off the hub (connections, rooms, timers) are computed when scraped.
+One `Metrics` per app, each with a registry of its own, so two nodes in one test process keep their own figures.
+Counters only grow; gauges that can be read off the hub (connections, rooms, timers) are computed when scraped.
+`Counter` and `Histogram` here are thin handles over prometheus-client's, with the call shape the rest of the
+server uses (`errors.inc(code)`, `latency.observe(seconds)`, `sent.value("failed")`).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import time
-from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+
+import prometheus_client
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+# (a `_created` sample per counter doubles what a scrape reads)
+prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]
 
 # Decision latency is sub-millisecond when healthy; the upper buckets catch a stalled store.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 GC_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
-# The limits of docs/security.md, as `rajas_limit_refusals_total{limit=...}` names them.
+# The limits a connection or a request meets before any budget of server/budget.py's Ledger (those add their own
+# labels), as `rajas_limit_refusals_total{limit=...}` names them (docs/security.md, "Budgets").
 LIMITS = (
     "body",  # an HTTP body past RAJAS_MAX_BODY (413 too_large)
     "head",  # a request line and headers past RAJAS_MAX_HEAD (431 too_large)
     "handshake_timeout",  # a request not whole within RAJAS_HANDSHAKE_TIMEOUT (408 request_timeout)
-    "rooms_per_address",  # RAJAS_ROOMS_PER_MINUTE (too_many_rooms)
-    "rooms_total",  # RAJAS_MAX_ROOMS (server_full)
-    "connections_per_address",  # RAJAS_CONNS_PER_ADDRESS (429 too_many_connections)
     "message_rate",  # a message over RAJAS_RATE/RAJAS_BURST (rate_limited)
     "control_rate",  # a ping or other control frame over the same rate (left unanswered)
     "strikes",  # connections closed (1008) after RAJAS_STRIKES refused messages
     "queue",  # slow clients dropped (4008) past RAJAS_QUEUE frames or RAJAS_QUEUE_BYTES bytes
-    "chat_rate",  # a chat line over RAJAS_CHAT_PER_MINUTE (chat_rate_limited)
-    "chat_spectators_rate",  # a spectator's chat line over RAJAS_CHAT_SPECTATORS_PER_MINUTE (chat_rate_limited)
+    "after_close",  # frames a client sent after the node closed its connection (dropped unread)
+    "games_per_room",  # a rematch past RAJAS_GAMES_PER_ROOM (too_many_games)
+    "bot_rate",  # bot decisions that waited for RAJAS_BOT_RATE
+    "mail_per_address",  # turn e-mails not sent: the address had RAJAS_MAIL_PER_ADDRESS_DAY today
+    "mail_per_room",  # ... the room had sent RAJAS_MAIL_PER_ROOM_DAY today
+    "confirmations_per_recipient",  # confirmation e-mails not sent: the address had RAJAS_CONFIRMATIONS_PER_DAY
+    "mail_queue",  # e-mails dropped: the queue (RAJAS_MAIL_QUEUE) or the room's share of it was full
 )
-_CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def _labels(pairs: Iterable[tuple[str, str]]) -> str:
-    inner = ",".join(f'{k}="{v}"' for k, v in pairs)
-    return "{" + inner + "}" if inner else ""
 
 
 class Counter:
+    """A counter, with one label or none; `inc(key, by)` adds to the sample of label value `key`."""
+
     def __init__(self, name: str, help: str, label: str | None = None) -> None:
         self.name, self.help, self.label = name, help, label
-        self.values: dict[str, float] = {}
-        if label is None:
-            self.values[""] = 0.0
+        self._metric = prometheus_client.Counter(name, help, [label] if label else [], registry=None)
+        self._one = None if label else self._metric
 
     def inc(self, key: str = "", by: float = 1.0) -> None:
-        self.values[key] = self.values.get(key, 0.0) + by
+        one = self._one
+        if one is not None:
+            one.inc(by)
+        else:
+            self._metric.labels(key).inc(by)
 
     def value(self, key: str = "") -> float:
-        return self.values.get(key, 0.0)
+        for family in self._metric.collect():
+            for sample in family.samples:
+                if sample.name.endswith("_total") and (self.label is None or sample.labels.get(self.label) == key):
+                    return float(sample.value)
+        return 0.0
 
-    def render(self) -> list[str]:
-        out = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} counter"]
-        for key, v in sorted(self.values.items()):
-            pairs = [(self.label, key)] if self.label else []
-            out.append(f"{self.name}{_labels(pairs)} {v:g}")
-        return out
+    def collect(self) -> Iterable[Metric]:
+        return self._metric.collect()
 
 
 class Histogram:
     def __init__(self, name: str, help: str, buckets: tuple[float, ...] = LATENCY_BUCKETS) -> None:
-        self.name, self.help, self.buckets = name, help, buckets
-        self.counts = [0] * (len(buckets) + 1)  # the last one is +Inf
-        self.sum = 0.0
-        self.count = 0
+        self.name, self.help = name, help
+        self._metric = prometheus_client.Histogram(name, help, buckets=buckets, registry=None)
 
     def observe(self, seconds: float) -> None:
-        self.counts[bisect_left(self.buckets, seconds)] += 1
-        self.sum += seconds
-        self.count += 1
+        self._metric.observe(seconds)
 
-    def render(self) -> list[str]:
-        out = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} histogram"]
-        running = 0
-        for bound, n in zip((*self.buckets, float("inf")), self.counts, strict=True):
-            running += n
-            le = "+Inf" if bound == float("inf") else f"{bound:g}"
-            out.append(f'{self.name}_bucket{{le="{le}"}} {running}')
-        out.append(f"{self.name}_sum {self.sum:.6f}")
-        out.append(f"{self.name}_count {self.count}")
-        return out
+    @property
+    def count(self) -> int:
+        return int(next(s.value for s in next(iter(self._metric.collect())).samples if s.name.endswith("_count")))
+
+    def collect(self) -> Iterable[Metric]:
+        return self._metric.collect()
 
 
 def compiled() -> bool:
@@ -89,6 +90,43 @@ def compiled() -> bool:
     same behaviour, but not the same CPU per decision, so /health, /metrics and `rajas bench` say which."""
     spec = importlib.util.find_spec("rajas.server.rooms.hub")
     return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
+
+
+Read = Callable[[], Iterable[tuple[str, float]]]
+
+
+class _Node(Collector):
+    """What a scrape reads of one node's Metrics: its info, its gauges (computed now), counters and histograms."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        m = self.metrics
+        info = GaugeMetricFamily("rajas_node_info", "this node", labels=["node", "compiled"])
+        info.add_metric([m.node, str(m.compiled).lower()], 1)
+        yield info
+        for name, help, read in m.gauges:
+            pairs = list(read())
+            label = _label_name(pairs)
+            family = GaugeMetricFamily(name, help, labels=[label] if label else None)
+            for labels, value in pairs:
+                family.add_metric([_label_value(labels)] if label else [], value)
+            yield family
+        for c in m.counters():
+            yield from c.collect()
+
+
+def _label_name(pairs: list[tuple[str, float]]) -> str | None:
+    """The label of a gauge's samples, from their text `{kind="clock"}` (none when the text is empty)."""
+    for labels, _ in pairs:
+        if labels:
+            return labels.strip("{}").split("=", 1)[0]
+    return None
+
+
+def _label_value(labels: str) -> str:
+    return labels.strip("{}").split("=", 1)[1].strip('"')
 
 
 class Metrics:
@@ -129,14 +167,22 @@ class Metrics:
             "pauses of Python's cyclic garbage collector: every room on the node waits for them",
             GC_BUCKETS,
         )
-        # ---- limits against hostile clients (docs/security.md): one sample per limit, 0 until it refuses ----
+        # ---- budgets (docs/security.md): one sample per limit, 0 until it refuses ----
         self.limit_refusals = Counter(
-            "rajas_limit_refusals_total", "requests, connections, rooms and frames refused by a limit", "limit"
+            "rajas_limit_refusals_total", "requests, connections, rooms, frames and mails refused by a budget", "limit"
         )
         for limit in LIMITS:
             self.limit_refusals.inc(limit, 0.0)
+        self.rooms_ended = Counter(
+            "rajas_rooms_ended_total",
+            "rooms this node ended early: unjoined (expired), evicted (an idle lobby near the cap), idle (a turn-based "
+            "game no person acted in), nobody (a game with no person seated)",
+            "why",
+        )
+        for why in ("evicted", "idle", "nobody"):
+            self.rooms_ended.inc(why, 0.0)
         # ----
-        self.gauges: list[tuple[str, str, Callable[[], Iterable[tuple[str, float]]]]] = []
+        self.gauges: list[tuple[str, str, Read]] = []
         self.extra: list[Counter] = []  # counters of optional parts (turn e-mails), rendered after the rest
         # ---- room state: shared snapshots, refusals checked against the store ----
         self.snapshots_shared = Counter(
@@ -153,49 +199,25 @@ class Metrics:
         self.table = Counter("rajas_table_changes_total", "rematches, and bot seats added or removed", "what")
         for what in ("rematch", "add_bot", "remove_bot"):
             self.table.inc(what, 0.0)
+        self.registry = CollectorRegistry(auto_describe=False)
+        self.registry.register(_Node(self))
+        self.registry.register(ProcessCollector(registry=None))
 
-    def gauge(self, name: str, help: str, read: Callable[[], Iterable[tuple[str, float]]]) -> None:
-        """`read` yields (label pairs as text, value) when scraped; label text '' for none."""
+    def gauge(self, name: str, help: str, read: Read) -> None:
+        """`read` yields (label pair as text, e.g. '{kind="clock"}', value) when scraped; label text '' for none."""
         self.gauges.append((name, help, read))
 
+    def counters(self) -> list[Counter | Histogram]:
+        return [
+            self.connections_total, self.messages, self.decisions, self.commits, self.undos, self.conflicts,
+            self.errors, self.updates, self.update_bytes, self.dropped, self.takeovers, self.contributions,
+            self.seat_changes, self.store_errors, self.store_reconnects, self.snapshots_shared,
+            self.snapshot_sheets_skipped, self.stale_refusals_avoided, self.chat_lines, self.table, *self.extra,
+            self.limit_refusals, self.rooms_ended, self.latency, self.gc_pauses,
+        ]  # fmt: skip
+
     def render(self) -> str:
-        lines = [
-            "# HELP rajas_node_info this node",
-            "# TYPE rajas_node_info gauge",
-            f'rajas_node_info{{node="{self.node}",compiled="{str(self.compiled).lower()}"}} 1',
-        ]
-        for name, help, read in self.gauges:
-            lines += [f"# HELP {name} {help}", f"# TYPE {name} gauge"]
-            lines += [f"{name}{labels} {value:g}" for labels, value in read()]
-        for c in (
-            self.connections_total,
-            self.messages,
-            self.decisions,
-            self.commits,
-            self.undos,
-            self.conflicts,
-            self.errors,
-            self.updates,
-            self.update_bytes,
-            self.dropped,
-            self.takeovers,
-            self.contributions,
-            self.seat_changes,
-            self.store_errors,
-            self.store_reconnects,
-            self.snapshots_shared,
-            self.snapshot_sheets_skipped,
-            self.stale_refusals_avoided,
-            self.chat_lines,
-            self.table,
-            *self.extra,
-        ):
-            lines += c.render()
-        lines += self.limit_refusals.render()
-        lines += self.latency.render()
-        lines += self.gc_pauses.render()
-        lines += _process()
-        return "\n".join(lines) + "\n"
+        return generate_latest(self.registry).decode()
 
 
 def watch_gc(histogram: Histogram) -> Callable[[str, dict[str, int]], None]:
@@ -209,26 +231,3 @@ def watch_gc(histogram: Histogram) -> Callable[[str, dict[str, int]], None]:
             histogram.observe(time.perf_counter() - started[0])
 
     return callback
-
-
-def _process() -> list[str]:
-    """The standard process_* metrics, from /proc (Linux); nothing elsewhere."""
-    try:
-        with open("/proc/self/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        cpu = (int(fields[11]) + int(fields[12])) / _CLK
-        rss = int(fields[21]) * _PAGE
-        fds = len(os.listdir("/proc/self/fd"))
-    except (OSError, IndexError, ValueError):
-        return []
-    return [
-        "# HELP process_cpu_seconds_total user and system CPU time",
-        "# TYPE process_cpu_seconds_total counter",
-        f"process_cpu_seconds_total {cpu:g}",
-        "# HELP process_resident_memory_bytes resident memory",
-        "# TYPE process_resident_memory_bytes gauge",
-        f"process_resident_memory_bytes {rss}",
-        "# HELP process_open_fds open file descriptors",
-        "# TYPE process_open_fds gauge",
-        f"process_open_fds {fds}",
-    ]

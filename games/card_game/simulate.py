@@ -11,6 +11,7 @@ import json
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .engine.bots import BOTS
@@ -63,8 +64,16 @@ def play_game(players: int, seed: int, bot: str, stats: Counter[str], check: boo
     return g, decisions
 
 
-def simulate(players: int, games: int, seed: int = 0, bot: str = "greedy", check: bool = True) -> dict[str, Any]:
-    """`games` bot games of `players` players, seeded seed * 1_000_003 + i; the figures of docs/card-game/balance.md."""
+def simulate(
+    players: int,
+    games: int,
+    seed: int = 0,
+    bot: str = "greedy",
+    check: bool = True,
+    played: Callable[[float], None] | None = None,
+) -> dict[str, Any]:
+    """`games` bot games of `players` players, seeded seed * 1_000_003 + i; the figures of docs/card-game/balance.md.
+    `played(1)` is called after each game (a progress bar's advance)."""
     stats: Counter[str] = Counter()
     rounds: list[int] = []
     lengths: list[int] = []
@@ -83,6 +92,9 @@ def simulate(players: int, games: int, seed: int = 0, bot: str = "greedy", check
             if len(samples) < 5:
                 samples.append(f"seed {game_seed}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
             continue
+        finally:
+            if played is not None:
+                played(1)
         rounds.append(g.round)
         lengths.append(n)
         assert g.result is not None

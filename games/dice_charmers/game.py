@@ -24,6 +24,7 @@ from rajas.games.dice_charmers.engine import (
 )
 from rajas.games.dice_charmers.engine.bots import BOTS
 from rajas.games.dice_charmers.engine.errors import MalformedDecision, UndoAfterRoll
+from rajas.games.dice_charmers.engine.skip import skip_decision
 from rajas.games.dice_charmers.engine.state import PHASE_REROLL
 from rajas.games.dice_charmers.engine.tracks import overlap_float
 from rajas.games.dice_charmers.engine.undo import sets_barrier
@@ -32,7 +33,6 @@ from rajas.games.interface import RulesError as GameRulesError
 from rajas.games.rng import DICE_VERSION, state_to_wire
 
 ROLL_EVENTS = ("dice_rolled", "karma_rolled")  # the events that show dice the server rolled
-SPENDS_KARMA = ("karma", "reroll")
 TURNS_PER_ROUND = 1000  # (more than any round has: a turn's number is round * this + turn)
 KEPT = 256  # players' views kept by identity (a few rooms' worth: each room's players change one at a time)
 
@@ -154,24 +154,10 @@ class DiceCharmers(Game):
         return UndoAfterRoll.code if after.phase == PHASE_REROLL and not after.is_over else "nothing_to_undo"
 
     def skip(self, state: Any) -> Decision:
-        """`pass` where the engine offers it; otherwise never spending karma (no `karma`, no `reroll` while another
-        option is open), the option after which the player has the least fame plus money, the first in the
-        engine's order among equals (docs/rules-decisions.md, "Turn-based rooms")."""
-        options = legal_decisions(state)
-        seat = state.current
-        for d in options:
-            if d.kind == "pass":
-                return d
-        free = [d for d in options if d.kind not in SPENDS_KARMA] or options
-        best = free[0]
-        best_gain: int | None = None
-        for d in free:
-            after, _ = apply(state, d, player=seat)
-            me = after.players[seat]
-            gain = me.fame + me.money
-            if best_gain is None or gain < best_gain:
-                best, best_gain = d, gain
-        return best
+        """The first decision of the way through the rest of the turn after which the player has the least fame plus
+        money: `pass` where the engine offers it, never spending karma while another option is open (engine/skip.py;
+        docs/rules-decisions.md, "Turn-based rooms")."""
+        return skip_decision(state)
 
     # ---- what each audience sees ------------------------------------------------------------------------------
 

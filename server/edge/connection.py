@@ -8,42 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
+from rajas.server.budget import Bucket
+from rajas.server.config import ServeSettings
 from rajas.server.edge.transport.base import Socket, start
 from rajas.server.frames import Frame
 
 _ids = itertools.count(1)
 
 
-@dataclass
-class Limits:
-    """Every limit a node puts on what its clients send and hold (docs/security.md; RAJAS_* in config.py)."""
-
-    rate: float = 100.0  # messages per second a connection may send, on average (control frames count too)
-    burst: float = 200.0  # ... and at once
-    queue: int = 1024  # frames waiting to be written before the client counts as too slow
-    queue_bytes: int = 2 * 1024 * 1024  # ... or bytes of them (a few large snapshots)
-    strikes: int = 50  # refused messages (decaying one per second) before the connection is closed
-    dedupe: int = 256  # replies remembered per connection, to answer a resent message id the same way
-    max_body: int = 64 * 1024  # bytes of an HTTP request body (a custom sheet file is the largest)
-    max_head: int = 16 * 1024  # bytes of an HTTP request line and headers
-    handshake_timeout: float = 10.0  # seconds to send a whole HTTP request (or websocket upgrade request)
-    rooms_per_minute: int = 10  # rooms one client address may create per minute
-    max_rooms: int = 5000  # rooms this node may create per room_window seconds
-    room_window: float = 7200.0  # (the room TTL: a room abandoned for that long is gone)
-    conns_per_address: int = 64  # open websocket connections per client address
-    forwarded_allow_ips: str = "127.0.0.1"  # proxies whose X-Forwarded-* headers are believed
-    chat_per_minute: int = 20  # chat lines a connection may send per minute (5 at once)
-    chat_spectators_per_minute: int = 60  # chat lines one room's spectators on a node may send per minute (20 at once)
-
-
 class Conn:
-    def __init__(self, socket: Socket, limits: Limits) -> None:
+    """A connection's budgets are its own (RAJAS_RATE/RAJAS_BURST, RAJAS_STRIKES, RAJAS_QUEUE/RAJAS_QUEUE_BYTES): the
+    `limits` are the node's settings (server/config.py)."""
+
+    def __init__(self, socket: Socket, limits: ServeSettings) -> None:
         self.cid = next(_ids)
         # Takes whole websocket frames straight to the socket, or says False when it cannot now (the buffer
         # is full, the socket is closing, or the transport does not write frames itself): then `send` does.
@@ -68,39 +49,22 @@ class Conn:
         self._wake = asyncio.Event()
         self.closed = False
         self.close_reason: tuple[int, str] | None = None
-        self._allowance = limits.burst
-        self._strikes = 0.0
-        self._last = time.monotonic()
+        self.messages = Bucket(limits.rate, limits.burst)  # every frame it sends, control frames too
+        self.strikes = Bucket(1.0, float(limits.strikes))  # refused messages, forgiven one a second
 
     # ---- incoming ---------------------------------------------------------------------------------------
 
-    def _tick(self) -> None:
-        now = time.monotonic()
-        dt = now - self._last
-        self._last = now
-        self._allowance = min(self.limits.burst, self._allowance + dt * self.limits.rate)
-        self._strikes = max(0.0, self._strikes - dt)
-
     def allow(self) -> bool:
-        """Token bucket: False when this message is over the rate."""
-        self._tick()
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
+        """False when this message is over the connection's rate."""
+        return self.messages.take()
 
     def take(self, cost: float) -> bool:
         """A message that costs the node `cost` ordinary ones (e.g. a snapshot): False when over the rate."""
-        self._tick()
-        if self._allowance < cost:
-            return False
-        self._allowance -= cost
-        return True
+        return self.messages.take(cost)
 
     def strike(self) -> bool:
         """Counts a refused message; True when they keep coming and the connection should go."""
-        self._strikes += 1
-        return self._strikes > self.limits.strikes
+        return not self.strikes.take()
 
     def control_frame(self) -> bool:
         """A ping, pong or other frame the transport answers itself: it takes from the same message rate;

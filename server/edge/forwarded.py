@@ -1,9 +1,10 @@
-"""Behind a reverse proxy: the client's address, scheme and host as the proxy names them, believed only when
-the connection comes from a configured proxy address (RAJAS_FORWARDED_ALLOW_IPS). Anyone else could send
-X-Forwarded-For to pass for another address and escape the limits per address.
+"""Behind a reverse proxy: which peers are trusted, and the one forwarded header uvicorn does not read.
 
-nginx sends `X-Forwarded-For: $proxy_add_x_forwarded_for` (the chain, the peer it saw last),
-`X-Forwarded-Proto: $scheme` and `Host: $http_host` (or `X-Forwarded-Host`).
+The client's address and scheme come from uvicorn's `ProxyHeadersMiddleware` (X-Forwarded-For, nearest hop not
+itself trusted; X-Forwarded-Proto), believed only from RAJAS_FORWARDED_ALLOW_IPS (app.py applies it). It does not
+read X-Forwarded-Host, which an operator's proxy may set instead of passing Host on: `apply_host` does that here,
+from a trusted peer only (the shipped nginx overwrites the header, so a client cannot pass its own through).
+`Addresses` is also the list of peers that may read /metrics and the details of /health (RAJAS_MONITOR_ALLOW_IPS).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-class Proxies:
-    """The addresses forwarded headers are believed from: comma-separated IPs or CIDRs, or `*` (any peer: only
-    when the node cannot be reached but through the proxy)."""
+class Addresses:
+    """A list of addresses: comma-separated IPs or CIDRs, or `*` (any peer: only when the node cannot be reached but
+    through the proxy)."""
 
     def __init__(self, spec: str) -> None:
         parts = [p.strip() for p in spec.split(",") if p.strip()]
+        self.spec = spec
         self.any = "*" in parts
         self.networks: list[Network] = [ipaddress.ip_network(p, strict=False) for p in parts if p != "*"]
 
@@ -33,34 +35,23 @@ class Proxies:
             ip = ipaddress.ip_address(host.split("%", 1)[0])
         except ValueError:
             return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
         return any(ip in net for net in self.networks)
 
 
-def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> str | None:
-    for key, value in headers:
-        if key == name:
-            return value.decode("latin-1")
-    return None
+Proxies = Addresses  # (the trusted proxies are a list of addresses like any other)
 
 
-def apply(scope: MutableMapping[str, Any], proxies: Proxies) -> None:
-    """Rewrites an HTTP or websocket scope's client, scheme and Host from a trusted proxy's headers."""
+def apply_host(scope: MutableMapping[str, Any], proxies: Addresses) -> None:
+    """A trusted proxy's X-Forwarded-Host becomes the request's Host (the links in replies are built from it)."""
     client = scope.get("client")
     if not client or client[0] not in proxies:
         return
     headers: list[tuple[bytes, bytes]] = scope["headers"]
-    chain = _header(headers, b"x-forwarded-for")
-    if chain:
-        hops = [h.strip() for h in chain.split(",") if h.strip()]
-        # The nearest hop not itself a trusted proxy is the client (what lies further left, anyone could write).
-        host = next((h for h in reversed(hops) if h not in proxies), hops[0] if hops else None)
-        if host:
-            scope["client"] = (host, 0)
-    proto = (_header(headers, b"x-forwarded-proto") or "").strip().lower()
-    if proto in ("http", "https"):
-        ws = scope["type"] == "websocket"
-        scope["scheme"] = ("wss" if proto == "https" else "ws") if ws else proto
-    forwarded_host = _header(headers, b"x-forwarded-host")
-    if forwarded_host:
-        host_value = forwarded_host.split(",")[0].strip().encode("latin-1")
-        scope["headers"] = [(k, v) for k, v in headers if k != b"host"] + [(b"host", host_value)]
+    for key, value in headers:
+        if key == b"x-forwarded-host":
+            host = value.split(b",")[0].strip()
+            if host:
+                scope["headers"] = [(k, v) for k, v in headers if k != b"host"] + [(b"host", host)]
+            return

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
-from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message
+from rajas.protocol import PROTOCOL_VERSION, ProtocolError, decode_obj, parse_message, unpack
 from rajas.protocol.codec import check_size, plain_decide, raw_id
 from rajas.protocol.messages import (
     AddBot,
@@ -36,18 +35,23 @@ from rajas.protocol.messages import (
     Start,
     Undo,
 )
+from rajas.server.budget import CONNECTION, NOBODY, ROOM, SEAT, Held, Who
 from rajas.server.edge.connection import Conn
 from rajas.server.frames import Frame
 from rajas.server.logs import Gate
-from rajas.server.rooms import changes, chat, seat_moves, turn_rules
+from rajas.server.names import display_name
+from rajas.server.room_budget import NodeBudgets, create_room
+from rajas.server.rooms import changes, chat, seat_moves, series
 from rajas.server.rooms.hub import Hub
 from rajas.server.rooms.lobby_changes import SeatReady
-from rajas.server.rooms.room import LOBBY, Room
+from rajas.server.rooms.room import LOBBY, OVER, Room
+from rajas.server.rooms.turn_rules import turn_based
 from rajas.server.rooms.undo import TakeBack
 from rajas.server.turns.service import TurnService
 
 log = logging.getLogger("rajas.server")
 SNAPSHOT_COST = 10  # messages of the rate a snapshot takes: building one costs the node as much as ten decisions
+DEDUPE = 256  # replies remembered per connection, to answer a resent message id the same way
 INTERNAL_LOG = Gate(10.0)  # at most one traceback of a failed message per 10 s per node; the rest are counted
 
 
@@ -63,13 +67,15 @@ class Session:
         turns: TurnService,
         conn: Conn,
         base_url: str,
-        admit_room: Callable[[], None] | None = None,
+        who: Who = NOBODY,
+        budgets: NodeBudgets | None = None,
     ) -> None:
         self.hub = hub
         self.turns = turns
         self.conn = conn
         self.base_url = base_url.rstrip("/")
-        self.admit_room = admit_room  # counts a room against the limits of this client's address, or refuses
+        self.who = who  # the client's address and network, which its rooms, chat and e-mails are charged to
+        self.budgets = budgets  # (None: nothing is charged, as for the node's own clients in a test)
         self.chatter: chat.Chatter | None = None  # made at the first chat line or a spectator's join with a name
         self.spectator_name: str | None = None
 
@@ -89,7 +95,7 @@ class Session:
     def _remember(self, mid: str | int, frame: Frame) -> None:
         replies = self.conn.replies
         replies[mid] = frame.packed if self.conn.binary else frame.text  # (what the client got)
-        while len(replies) > self.conn.limits.dedupe:
+        while len(replies) > DEDUPE:
             replies.popitem(last=False)
 
     async def handle(self, frame: bytes | str) -> None:
@@ -153,10 +159,7 @@ class Session:
         if isinstance(msg, Ping):
             return {"time": time.time()}
         if isinstance(msg, CreateRoom):
-            if self.admit_room is not None:
-                self.admit_room()
-            room = await self.hub.create_room(msg.settings)
-            return self.created(room)
+            return self.created(await create_room(self.hub, self.budgets, self.who, msg.settings))
         if isinstance(msg, Join):
             return await self.join(msg)
         if isinstance(msg, GetSnapshot):
@@ -179,8 +182,9 @@ class Session:
             return await self.contribute(msg)
         if isinstance(msg, Chat):
             if self.chatter is None:
-                self.chatter = chat.Chatter(self.conn.limits.chat_per_minute, self.spectator_name)
-            await chat.say(self.hub, self.conn, self.chatter, msg, self.conn.limits.chat_spectators_per_minute)
+                self.chatter = chat.Chatter(self.spectator_name)
+            self._charge_chat()
+            await chat.say(self.hub, self.conn, self.chatter, msg)
             return None
         if isinstance(msg, ChatRules):
             await chat.rules(self.hub, self.conn, self.conn.host_token, msg)
@@ -197,6 +201,18 @@ class Session:
             await self.hub.change(self._room_code(), SeatReady(self.conn.token, msg.ready))
             return None
         raise ProtocolError("malformed_frame", "unknown message")
+
+    def _charge_chat(self) -> None:
+        """A chat line is charged to its seat (one seat's sockets share it, however many), or to a spectator's
+        connection and the room's spectators together (a spectator reconnecting in a loop gets a new connection's
+        share, never more of the room's): each line goes to everyone in the room."""
+        conn, budgets = self.conn, self.budgets
+        if budgets is None or conn.code is None:
+            return
+        if conn.role == "player" and conn.seat_id is not None:
+            budgets.ledger.charge("chat", {SEAT: f"{conn.code}/{conn.seat_id}"})
+        else:
+            budgets.ledger.charge("chat", {CONNECTION: str(conn.cid), ROOM: conn.code})
 
     def created(self, room: Room) -> dict[str, Any]:
         return {
@@ -230,12 +246,13 @@ class Session:
                 moved = await self.hub.change(code, seat_moves.MoveSeat(seat_id))
                 token = moved["token"] if moved else token
         elif role == "player":
-            if msg.name is None:
+            name = display_name(msg.name) if msg.name is not None else ""
+            if not name:
                 raise ProtocolError("malformed_frame", "name: a player joins with a display name")
             if room.status != LOBBY and msg.seat is None:
                 raise ProtocolError("wrong_phase", "the game has started: join as a spectator")
-            take = changes.TakeSeat(msg.name, host_token)
-            got = await self.hub.change(code, take if msg.seat is None else seat_moves.TakeOver(msg.seat, msg.name))
+            take = changes.TakeSeat(name, host_token)
+            got = await self.hub.change(code, take if msg.seat is None else seat_moves.TakeOver(msg.seat, name))
             assert got is not None
             seat_id, token = got["id"], got["token"]
         else:
@@ -243,10 +260,12 @@ class Session:
                 raise ProtocolError("spectators_not_allowed", "this room does not allow spectators")
             seat_id = token = None
         self.conn.host_token = host_token
-        self.spectator_name = chat.plain(msg.name) or None if role == "spectator" and msg.name else None
+        self.spectator_name = display_name(msg.name) or None if role == "spectator" and msg.name else None
         if self.chatter is not None:
             self.chatter.name = self.spectator_name
         room = await self.hub.attach(self.conn, code, role, token, seat_id, msg.sheet_digest)
+        if self.budgets is not None:
+            self.budgets.rooms.joined(code)
         if role == "player" and seat_id is not None:
             seat = room.seat_index(seat_id)
             if seat is not None and seat_moves.needs_back(room.seats[seat]):
@@ -260,7 +279,15 @@ class Session:
         code = self._room_code()
         if self.conn.role != "player":
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
-        return await self.hub.change(code, changes.Play(self.conn.token, mid, wire, at, time.time()))
+        data = await self.hub.change(code, changes.Play(self.conn.token, mid, wire, at, time.time()))
+        await self._acted(code)
+        return data
+
+    async def _acted(self, code: str) -> None:
+        """A person acted in a turn-based game: its idle limit starts again (server/turns/service.py)."""
+        lr = self.hub.rooms.get(code)
+        if lr is not None and lr.room is not None and turn_based(lr.room.settings):
+            await self.turns.acted(code)
 
     async def undo(self, msg: Undo) -> dict[str, Any] | None:
         """The player to move takes back their last decision of this turn (server/undo.py)."""
@@ -270,6 +297,7 @@ class Session:
         data = await self.hub.change(code, TakeBack(self.conn.token, msg.id, msg.v, time.time()))
         if data is not None and not data.get("duplicate"):
             self.hub.metrics.undos.inc()
+            await self._acted(code)
         return data
 
     async def contribute(self, msg: Contribute) -> dict[str, Any] | None:
@@ -281,14 +309,18 @@ class Session:
         return None
 
     async def email(self, msg: Email) -> dict[str, Any] | None:
-        """A seated player's address for turn e-mails (server/turn_rules.py): kept with the seat, shown to nobody."""
+        """A seated player's address for turn e-mails (server/turns/consent.py): kept beside the room, shown to
+        nobody, and written to only once its owner confirmed it from the first e-mail."""
         code = self._room_code()
-        if self.conn.role != "player":
+        if self.conn.role != "player" or self.conn.seat_id is None:
             raise ProtocolError("not_a_player", "spectators watch; they cannot act")
         if not self.turns.mailer.enabled:
             raise ProtocolError("email_unavailable", "this server sends no e-mail")
-        await self.hub.change(code, turn_rules.SetEmail(self.conn.token, msg.address))
-        return {"email": bool(msg.address and msg.address.strip())}
+        room = await self.hub.load(code)
+        if not turn_based(room.settings):
+            raise ProtocolError("email_unavailable", "e-mail notices are offered in turn-based rooms only")
+        room.seat_for(self.conn.token)
+        return await self.turns.set_email(room, self.conn.seat_id, msg.address, self.who, self.budgets)
 
     async def leave(self) -> dict[str, Any] | None:
         code = self._room_code()
@@ -308,15 +340,51 @@ class Session:
         self, msg: Kick | Start | HandOver | ChangeSettings | AddBot | RemoveBot | Rematch
     ) -> dict[str, Any] | None:
         code = self._room_code()
+        budgets = self.budgets
+        held: Held | None = None
+        listed: bool | None = None  # (whether the room was public, when this message may change it)
+        if budgets is not None and isinstance(msg, Start | Rematch | ChangeSettings):
+            room = await self.hub.load(code)
+            if not room.is_host(self.conn.host_token, self.conn.token):
+                raise ProtocolError("not_host", "only the host may do this")
+            if isinstance(msg, Rematch) and room.status == OVER and series.number(room.match) >= budgets.games_per_room:
+                budgets.rooms.metrics.limit_refusals.inc("games_per_room")
+                raise ProtocolError("too_many_games", f"a room plays at most {budgets.games_per_room} games")
+            if isinstance(msg, Start) and room.status == LOBBY and turn_based(room.settings):
+                held = budgets.rooms.start_turns(code)  # (a game of weeks: charged for its whole life)
+            if isinstance(msg, ChangeSettings) and room.status == LOBBY:
+                listed = bool(room.settings["public"])
+                budgets.rooms.listing(code, msg.settings.public)
         act = changes.HostAction(self.conn.host_token, self.conn.token, msg, time.time())
-        result = await self.hub.change(code, act)
+        try:
+            result = await self.hub.change(code, act)
+        except BaseException:
+            if budgets is not None:
+                if held is not None:
+                    budgets.rooms.release(held)
+                if listed is not None:
+                    budgets.rooms.listing(code, listed)
+            raise
+        if held is not None and budgets is not None:
+            budgets.rooms.turns_started(code, held)
+            await self.turns.acted(code)
         if isinstance(msg, AddBot | RemoveBot | Rematch):
             self.hub.metrics.table.inc(msg.type)
+        if isinstance(msg, Rematch):
+            await self._forget_old_games(code)
         if isinstance(msg, HandOver):
             self.conn.host_token = None  # the old host token stopped working
         if isinstance(msg, ChangeSettings):
             await self.hub.store.set_public(code, msg.settings.public)
         return result
+
+    async def _forget_old_games(self, code: str) -> None:
+        """After a rematch the room's game log keeps the game just played (archived, or being archived now) and
+        forgets the ones before it: a room's log holds at most two games, however long its series."""
+        entries = [unpack(e) for e in await self.hub.store.log(code)]
+        marks = [i for i, e in enumerate(entries) if isinstance(e, list) and len(e) == 2 and e[0] == series.GAME_MARK]
+        if marks and marks[-1] > 0:
+            await self.hub.store.trim_log(code, marks[-1])
 
     async def bot_now(self, msg: BotNow) -> dict[str, Any] | None:
         """The host hands an away seat to the bot at once (its owner coming back takes it back)."""

@@ -1,20 +1,30 @@
 """The web client's files for `rajas serve`: read and gzip-compressed once at start, cached by the browser, and
-nothing else served from the client's folder.
+nothing else served from the client's folders.
 
-`ClientFiles(directory)` is an ASGI app to mount at "/" (in place of Starlette's StaticFiles). Every asset link of
-index.html and every relative import of the JavaScript modules carries `?v=<version>`, the digest of all the
-client's files: a versioned request is cached for a year (`immutable`), anything else is revalidated by its ETag
-(`no-cache`, 304 when unchanged). Only the page's own kinds of files are served; the Python package file, the
-README, the demo page and its fixtures are not (404), nor any path with a dot segment or over MAX_PATH characters.
+`ClientFiles(directory, games)` is an ASGI app to mount at "/" (in place of Starlette's StaticFiles). It serves the
+table (the client's folder, `client_web/`, with its sub-folders such as `vendor/` and `i18n/`) at "/", and each
+game's drawing (`games/<id>/web/`, the id being the folder's name) at "/play/<id>/". Every asset link of a page and
+every import of a JavaScript module written as a string ("./x.js", "../x.js", "/x.js") carries `?v=<version>`, the
+digest of all the files served: a versioned request is cached for a year (`immutable`), anything else is revalidated
+by its ETag (`no-cache`, 304 when unchanged). A page's `<head>` gets a `modulepreload` link for every module its
+module scripts import statically, however deep, so that the browser asks for them all at once instead of one
+level of imports per round trip, and the import graph of every module (`<script type="application/json" id="modules">`:
+the files, and each one's static imports and the modules it may load by name), so that the page asks for all a module
+needs at once when it loads one later (client_web/games.js, preload). Only the page's own kinds of files are served;
+Python files, READMEs, the demo page and its fixtures are not (404), nor any path with a dot segment or over MAX_PATH
+characters.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from starlette.types import Receive, Scope, Send
 
@@ -22,6 +32,7 @@ MAX_PATH = 200  # characters of a request path; longer ones are refused without 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
     ".png": "image/png",
@@ -29,9 +40,17 @@ CONTENT_TYPES = {
     ".webmanifest": "application/manifest+json",
 }
 NOT_SERVED = frozenset({"demo.html", "demo.js"})  # the drawing demo needs fixtures/, which stay unserved
+NOT_SERVED_DIRS = frozenset({"fixtures", "node_modules", "__pycache__"})
+PLAY = "/play/"  # where each game's drawing is served: /play/<id>/
 YEAR = 365 * 24 * 3600
-_HTML_LINK = re.compile(r'((?:href|src)=")(/[\w.-]+\.(?:js|css))(")')
-_JS_IMPORT = re.compile(r"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\./[\w.-]+\.js)(\2)""")
+_MODULE = r"(?:\.{1,2}/|/)[\w./-]+\.m?js"
+_HTML_LINK = re.compile(r'((?:href|src)=")(/[\w./-]+\.(?:m?js|css))(")')
+_HTML_MODULE = re.compile(r'<script type="module" src="(/[\w./-]+\.m?js)"')
+_JS_IMPORT = re.compile(rf"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])({_MODULE})(\2)""")
+# a static import or re-export (not `import()`), its module named with or without its version
+_VERSIONED = rf"({_MODULE})(?:\?v=\w+)?"
+_JS_STATIC = re.compile(rf"""(?:^|[;\n}}])\s*(?:import|export)\b[^;'"()]*?(?:\bfrom\s*)?(["']){_VERSIONED}\1""")
+_JS_DYNAMIC = re.compile(rf"""\bimport\(\s*(["']){_VERSIONED}\1\s*\)""")  # an `import()` of a module named by a string
 
 
 @dataclass(frozen=True)
@@ -42,20 +61,72 @@ class File:
     etag: str
 
 
-def _client_files(directory: Path) -> dict[str, bytes]:
-    """name -> bytes of the files the page uses: the top folder's files of a served kind (no sub-folders)."""
+def _folder_files(directory: Path, prefix: str) -> dict[str, bytes]:
+    """URL path -> bytes of the files of a served kind in `directory` and its sub-folders."""
     out: dict[str, bytes] = {}
-    if not directory.is_dir():  # a package built without the client serves no page (as StaticFiles' check_dir=False)
-        return out
-    for p in sorted(directory.iterdir()):
-        if p.is_file() and p.suffix in CONTENT_TYPES and p.name not in NOT_SERVED and not p.name.startswith("."):
-            out[p.name] = p.read_bytes()
+    for p in sorted(directory.rglob("*")):
+        rel = p.relative_to(directory)
+        if any(part.startswith(".") or part in NOT_SERVED_DIRS for part in rel.parts) or p.name in NOT_SERVED:
+            continue
+        if p.is_file() and p.suffix in CONTENT_TYPES:
+            out[prefix + rel.as_posix()] = p.read_bytes()
     return out
 
 
+def _client_files(directory: Path, games: Path | None) -> dict[str, bytes]:
+    """URL path -> bytes of the files the page uses: the table's, and each game's under /play/<id>/."""
+    if not directory.is_dir():  # a package built without the client serves no page (as StaticFiles' check_dir=False)
+        return {}
+    out = _folder_files(directory, "/")
+    for web in sorted(games.glob("*/web")) if games is not None and games.is_dir() else []:
+        if web.is_dir() and not web.parent.name.startswith((".", "_")):
+            out.update(_folder_files(web, f"{PLAY}{web.parent.name}/"))
+    return out
+
+
+def _resolve(base: str, spec: str) -> str:
+    """The URL path of the module `spec` imported by the module at URL path `base`."""
+    return posixpath.normpath(spec if spec.startswith("/") else posixpath.join(posixpath.dirname(base), spec))
+
+
+def static_imports(path: str, files: dict[str, bytes]) -> list[str]:
+    """Every module the module at `path` imports statically, however deep (not `import()`), in a stable order."""
+    seen: dict[str, None] = {}
+    todo = [path]
+    while todo:
+        at = todo.pop(0)
+        source = files.get(at)
+        if source is None:
+            continue
+        for m in _JS_STATIC.finditer(source.decode()):
+            dep = _resolve(at, m[2])
+            if dep not in seen and dep != path:
+                seen[dep] = None
+                todo.append(dep)
+    return list(seen)
+
+
+def import_graph(files: dict[str, bytes]) -> dict[str, list[Any]]:
+    """Every module's direct imports, as indexes into `files`: those it loads statically and those it may load by a
+    literal name (an `import("./x.js")`; modules named by a computed name are not seen)."""
+    names = sorted(n for n in files if n.endswith((".js", ".mjs")))
+    at = {n: i for i, n in enumerate(names)}
+
+    def deps(name: str, pattern: re.Pattern[str]) -> list[int]:
+        found = (_resolve(name, m[2]) for m in pattern.finditer(files[name].decode()))
+        return sorted({at[d] for d in found if d in at})
+
+    static = [deps(n, _JS_STATIC) for n in names]
+    return {"files": names, "static": static, "dynamic": [deps(n, _JS_DYNAMIC) for n in names]}
+
+
 class ClientFiles:
-    def __init__(self, directory: Path) -> None:
-        raw = _client_files(directory)
+    def __init__(self, directory: Path, games: Path | None = None) -> None:
+        if games is None:
+            import rajas.games
+
+            games = Path(rajas.games.__file__).parent
+        raw = _client_files(directory, games)
         digest = hashlib.sha256()
         for name, data in raw.items():
             digest.update(name.encode() + b"\0" + data + b"\0")
@@ -64,13 +135,27 @@ class ClientFiles:
         for name, data in raw.items():
             suffix = Path(name).suffix
             if suffix == ".html":
-                data = _HTML_LINK.sub(lambda m: f"{m[1]}{m[2]}?v={self.version}{m[3]}", data.decode()).encode()
-            elif suffix == ".js":
+                data = self._page(data.decode(), raw).encode()
+            elif suffix in (".js", ".mjs"):
                 data = _JS_IMPORT.sub(lambda m: f"{m[1]}{m[2]}{m[3]}?v={self.version}{m[4]}", data.decode()).encode()
             packed = gzip.compress(data, compresslevel=9, mtime=0) if suffix != ".png" else None
             etag = '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
             smaller = packed if packed is not None and len(packed) < len(data) else None
-            self.files["/" + name] = File(data, smaller, CONTENT_TYPES[suffix], etag)
+            self.files[name] = File(data, smaller, CONTENT_TYPES[suffix], etag)
+
+    def _page(self, html: str, raw: dict[str, bytes]) -> str:
+        """A page with its links versioned, a modulepreload link for each module its module scripts import, and the
+        import graph of all the modules."""
+        preload: dict[str, None] = {}
+        entries = _HTML_MODULE.findall(html)
+        for entry in entries:
+            preload.update(dict.fromkeys(static_imports(entry, raw)))
+        links = "".join(f'<link rel="modulepreload" href="{m}?v={self.version}">\n' for m in preload if m in raw)
+        if entries:
+            graph = json.dumps(import_graph(raw), separators=(",", ":"))
+            links += f'<script type="application/json" id="modules">{graph}</script>\n'
+        html = _HTML_LINK.sub(lambda m: f"{m[1]}{m[2]}?v={self.version}{m[3]}", html)
+        return html.replace("</head>", f"{links}</head>", 1) if links else html
 
     def lookup(self, path: str) -> File | None:
         if len(path) > MAX_PATH:

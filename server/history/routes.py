@@ -2,11 +2,12 @@
 
 Read-only: nothing here changes a room or a game. Every id and step range is checked before a lookup; the
 answers are bounded (a room lists at most RAJAS_HISTORY_PER_ROOM games, a steps request at most
-RAJAS_REPLAY_STEPS steps)."""
+RAJAS_REPLAY_STEPS steps) and charged to the client's address (server/history/service.py)."""
 
 from __future__ import annotations
 
 from rajas.protocol import ProtocolError
+from rajas.server.budget import Who
 from rajas.server.edge.static import ClientFiles
 from rajas.server.history.service import History
 from rajas.server.rooms.hub import Hub
@@ -15,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-STATUS = {"game_not_found": 404, "room_not_found": 404, "bad_range": 400, "replay_failed": 500}
+STATUS = {"game_not_found": 404, "room_not_found": 404, "bad_range": 400, "replay_failed": 500, "rate_limited": 429}
 VIEWER = "/replay.html"
 JSON = "application/json"
 
@@ -25,27 +26,36 @@ def _error(err: ProtocolError | HistoryError) -> JSONResponse:
 
 
 def game_routes(hub: Hub, history: History, files: ClientFiles) -> list[Route]:
+    def who(request: Request) -> Who:
+        return Who.of(request.client.host if request.client else None)
+
     async def game(request: Request) -> Response:
-        """The archived game's log, as `rajas verify URL` reads it (`?download=1`: as a file to save)."""
+        """The archived game's log, as `rajas verify URL` reads it (`?download=1`: as a file to save); sent as kept,
+        deflated, to a client that takes deflate."""
+        gid = request.path_params["id"]
+        deflated = "deflate" in request.headers.get("accept-encoding", "")
         try:
-            record = await history.game(request.path_params["id"])
+            body = await history.game_bytes(gid, who(request), deflated)
         except HistoryError as e:
             return _error(e)
-        headers = {"cache-control": "private, max-age=60"}
+        headers = {"cache-control": "private, max-age=60", "vary": "accept-encoding"}
+        if deflated:
+            headers["content-encoding"] = "deflate"
         if request.query_params.get("download") == "1":
-            headers["content-disposition"] = f'attachment; filename="rajas-game-{record["id"]}.json"'
-        return JSONResponse(record, headers=headers)
+            headers["content-disposition"] = f'attachment; filename="rajas-game-{gid}.json"'
+        return Response(body, media_type=JSON, headers=headers)
 
     async def steps(request: Request) -> Response:
         q = request.query_params
         try:
-            return Response(await history.steps(request.path_params["id"], q.get("from"), q.get("to")), media_type=JSON)
+            body = await history.steps(request.path_params["id"], q.get("from"), q.get("to"), who(request))
         except HistoryError as e:
             return _error(e)
+        return Response(body, media_type=JSON)
 
     async def outline(request: Request) -> Response:
         try:
-            return Response(await history.outline(request.path_params["id"]), media_type=JSON)
+            return Response(await history.outline(request.path_params["id"], who(request)), media_type=JSON)
         except HistoryError as e:
             return _error(e)
 

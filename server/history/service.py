@@ -1,4 +1,6 @@
-"""The node's game history: archives a game when it ends, prunes old games, and answers the history routes.
+"""The node's game history: archives a game when it ends, prunes old games, and answers the history routes, each
+answer charged to the client's address (bytes sent, `history_bytes`; games replayed, `replays`: server/budget.py),
+and no address holding more than its share of the replay cache.
 
 `History.finished` is called (it watches the hub) when this node committed a game's last decision: the
 archiving runs as a task of its own, so a slow or absent store costs the game nothing (it is logged and
@@ -10,9 +12,12 @@ import asyncio
 import contextlib
 import logging
 import time
+import zlib
+from collections import OrderedDict
 from typing import Any
 
-from rajas.protocol import unpack
+from rajas.protocol import ProtocolError, unpack
+from rajas.server.budget import NOBODY, Ledger, Who
 from rajas.server.history.replay import Replay, Replays
 from rajas.server.metrics import Metrics
 from rajas.server.rooms import series
@@ -40,11 +45,15 @@ async def game_record(store: RoomStore, room: Room, finished: float) -> dict[str
 
 
 class History(Observer):
-    def __init__(self, store: RoomStore, settings: HistorySettings, metrics: Metrics) -> None:
+    def __init__(
+        self, store: RoomStore, settings: HistorySettings, metrics: Metrics, ledger: Ledger | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.archive = store.archive(settings)
         self.replays = Replays(settings.replay_cache, settings.replay_steps)
+        self.owners: OrderedDict[str, str] = OrderedDict()  # replayed game -> the address whose request replayed it
+        self.ledger = ledger  # the budgets of the routes (None: nothing is charged, as in a test)
         self.refused = 0  # history requests refused (a malformed id, an unknown game, a bad range)
         self._tasks: set[asyncio.Task[None]] = set()
         self._pruner: asyncio.Task[None] | None = None
@@ -120,30 +129,81 @@ class History(Observer):
             raise HistoryError("game_not_found", "no archived game with this id (it may have been pruned)")
         return got
 
-    async def replay(self, gid: str) -> Replay:
-        """The game replayed (from the cache, or now); `game_not_found` for an id not archived."""
+    async def game_bytes(self, gid: str, who: Who = NOBODY, deflated: bool = False) -> bytes:
+        """GET /api/games/ID: the record's JSON as kept, not parsed again: zlib-deflated as stored when the client
+        takes it so (`deflated`), else inflated (off the event loop when large). Charged by the bytes sent."""
+        raw = await self.archive.get_raw(gid) if valid_id(gid) else None
+        if raw is None:
+            self.refused += 1
+            raise HistoryError("game_not_found", "no archived game with this id (it may have been pruned)")
+        if deflated:
+            self.charge(who, len(raw))
+            return raw
+        body = zlib.decompress(raw) if len(raw) < 64 * 1024 else await asyncio.to_thread(zlib.decompress, raw)
+        self.charge(who, len(body))
+        return body
+
+    def charge(self, who: Who, size: int) -> None:
+        """Bytes about to be sent to `who`: refused with rate_limited past its RAJAS_HISTORY_BYTES_PER_MINUTE."""
+        if self.ledger is not None and who is not NOBODY:
+            self._budget("history_bytes", who, size)
+
+    def _budget(self, name: str, who: Who, cost: float = 1.0) -> None:
+        assert self.ledger is not None
+        try:
+            self.ledger.charge(name, who.keys(), cost)
+        except ProtocolError as e:
+            self.refused += 1
+            raise HistoryError(e.code, e.message) from None
+
+    async def replay(self, gid: str, who: Who = NOBODY) -> Replay:
+        """The game replayed (from the cache, or now, charged to `who`'s RAJAS_REPLAYS_PER_MINUTE); `game_not_found`
+        for an id not archived."""
         cached = self.replays.cached(gid) if valid_id(gid) else None
-        return cached if cached is not None else await self.replays.replay(gid, await self.game(gid))
+        if cached is not None:
+            return cached
+        record = await self.game(gid)
+        if self.ledger is not None and who is not NOBODY:
+            self._budget("replays", who)
+            self._make_room(who.address)
+        got = await self.replays.replay(gid, record)
+        self.owners[gid] = who.address
+        for old in [g for g in self.owners if g not in self.replays.cache]:
+            del self.owners[old]
+        return got
 
-    async def outline(self, gid: str) -> bytes:
+    def _make_room(self, address: str) -> None:
+        """An address holds at most a quarter of the replay cache: past it, its own oldest replay goes, so one
+        address asking for game after game cannot push everyone else's out."""
+        share = max(1, self.replays.size // 4)
+        mine = [g for g, a in self.owners.items() if a == address and g in self.replays.cache]
+        while len(mine) >= share:
+            self.replays.cache.pop(mine.pop(0), None)
+
+    async def outline(self, gid: str, who: Who = NOBODY) -> bytes:
         """GET /api/games/ID/replay: the sheet, the steps' marks and events (server/replay.py), as JSON."""
-        return (await self.replay(gid)).outline()
+        body = (await self.replay(gid, who)).outline()
+        self.charge(who, len(body))
+        return body
 
-    async def steps(self, gid: str, first: str | None, last: str | None) -> bytes:
+    async def steps(self, gid: str, first: str | None, last: str | None, who: Who = NOBODY) -> bytes:
         """GET /api/games/ID/steps?from=A&to=B: the game as it was at steps A..B (see server/replay.py)."""
         try:
             lo, hi = self.replays.bounds(first, last)
         except HistoryError:
             self.refused += 1
             raise
-        replay = await self.replay(gid)
+        replay = await self.replay(gid, who)
         try:
             if replay.ready(lo, hi):
-                return replay.window(lo, hi)
-            return await asyncio.to_thread(replay.window, lo, hi)  # (first asked: encoded off the event loop)
+                body = replay.window(lo, hi)
+            else:
+                body = await asyncio.to_thread(replay.window, lo, hi)  # (first asked: encoded off the event loop)
         except HistoryError:
             self.refused += 1
             raise
+        self.charge(who, len(body))
+        return body
 
     def _gauges(self, metrics: Metrics) -> None:
         a = self.archive

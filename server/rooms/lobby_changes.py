@@ -11,6 +11,7 @@ from typing import Any
 
 from rajas.protocol.errors import ProtocolError
 from rajas.protocol.messages import AddBot, Rematch, RemoveBot, RoomSettings
+from rajas.server.names import name_key
 from rajas.server.rooms import codes, series
 from rajas.server.rooms.frozen import FrozenDict, freeze
 from rajas.server.rooms.room import LOBBY, OVER, Event, Room, checked_settings, new_seed
@@ -81,9 +82,9 @@ def add_bot(r: Room, kind: str) -> list[Event]:
     r.require_lobby()
     if len(r.seats) >= r.settings["seats"]:
         raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
-    taken = {s["name"].strip().casefold() for s in r.seats}
+    taken = {name_key(s["name"]) for s in r.seats}
     n = 1
-    while BOT_NAME.format(n=n).casefold() in taken:
+    while name_key(BOT_NAME.format(n=n)) in taken:
         n += 1
     name = BOT_NAME.format(n=n)
     seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": True, "kind": kind})
@@ -118,9 +119,9 @@ def take_seat(r: Room, name: str, host_token: str | None) -> tuple[FrozenDict, l
     r.require_lobby()
     if len(r.seats) >= r.settings["seats"]:
         raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
-    # two players of one name could not tell their seats (and the log) apart
-    key = name.strip().casefold()
-    if any(s["name"].strip().casefold() == key for s in r.seats):
+    # two players of one name (or of look-alike names: server/names.py) could not tell their seats apart
+    key = name_key(name)
+    if any(name_key(s["name"]) == key for s in r.seats):
         raise ProtocolError("name_taken", "someone in this room already has this name")
     seat = FrozenDict({"id": codes.seat_id(), "name": name, "token": codes.token(), "bot": False})
     r.seats = (*r.seats, seat)

@@ -433,6 +433,8 @@ class Room:
         seat = self.to_move()
         if seat is None:
             return None
+        if not any(s.get("kind") is None and not s["bot"] for s in self.seats):
+            return None  # no person holds a seat (every one a bot's, left or away): nobody to play for
         if self.seats[seat]["bot"] or (self.auto is not None and self.auto == self.clock_key):
             return seat
         return None

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rajas.protocol.errors import ProtocolError
+from rajas.server.names import name_key
 from rajas.server.rooms import codes
 from rajas.server.rooms.frozen import FrozenDict
 from rajas.server.rooms.room import PLAYING, Event, Room
@@ -183,8 +184,8 @@ def take_over(r: Room, cmd: TakeOver) -> Moved:
         raise ProtocolError("takeover_not_allowed", "the host does not let newcomers take over left seats")
     if not 0 <= cmd.seat < len(r.seats) or not r.seats[cmd.seat].get("left"):
         raise ProtocolError("seat_not_free", "the player of this seat has not left the game")
-    key = cmd.name.strip().casefold()
-    if any(s["name"].strip().casefold() == key for i, s in enumerate(r.seats) if i != cmd.seat):
+    key = name_key(cmd.name)
+    if any(name_key(s["name"]) == key for i, s in enumerate(r.seats) if i != cmd.seat):
         raise ProtocolError("name_taken", "someone in this room already has this name")
     old = r.seats[cmd.seat]
     new = FrozenDict(

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from rajas.protocol import ProtocolError
 from rajas.server.rooms.changes import BotPlay, ExpireClock
@@ -22,9 +23,10 @@ log = logging.getLogger("rajas.server")
 
 
 class RoomTasks(Observer):
-    def __init__(self, rooms: Hub, pace: float = 0.0) -> None:
+    def __init__(self, rooms: Hub, pace: float = 0.0, throttle: Callable[[], Awaitable[None]] | None = None) -> None:
         self.rooms = rooms
         self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
+        self.throttle = throttle  # waits for the node's next bot decision (RAJAS_BOT_RATE)
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
@@ -171,6 +173,8 @@ class RoomTasks(Observer):
                 person = room.seats[seat].get("kind") is None
                 skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
                 bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}")
+            if self.throttle is not None:
+                await self.throttle()  # (RAJAS_BOT_RATE: every room's bots share the node's decisions)
             if kind == "greedy":
                 decision = await asyncio.to_thread(bot, state)  # a few ms: off the event loop
             else:

@@ -1,6 +1,6 @@
-"""Turn-based rooms, the pure part: a turn's deadline and reminder time, and the
-changes only a turn-based room has (an e-mail address with a seat, a reminder sent). No I/O, no clock: the time
-comes in. The I/O (timers that survive a node, e-mails) is server/turns/service.py.
+"""Turn-based rooms, the pure part: a turn's deadline and reminder time, and the change only a turn-based room has
+(a reminder sent). No I/O, no clock: the time comes in. The I/O (timers that survive a node, e-mails) is
+server/turns/service.py.
 
 A turn-based room (`mode: "turns"`) has a limit per turn of `turn_limit` hours; a live room keeps its optional
 `turn_clock` in seconds. The length of an hour is `UNIT` seconds: 3600, shortened only by tests through the
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from rajas.protocol.errors import ProtocolError
-from rajas.server.rooms.frozen import FrozenDict
 from rajas.server.rooms.room import PLAYING, Event, Room, Turn
 
 HOUR = 3600.0
@@ -81,39 +80,17 @@ def turn_based(settings: Mapping[str, Any]) -> bool:
 
 
 @dataclass(frozen=True)
-class SetEmail:
-    """A seated player's address for turn notices (None: forget it)."""
-
-    token: str | None
-    address: str | None
-
-
-@dataclass(frozen=True)
 class Remind:
     """The reminder of turn `key` is going out: noted in the room, so it goes once, from the node that commits."""
 
     key: Turn | None
 
 
-TurnCommand = SetEmail | Remind
+TurnCommand = Remind  # (a seat's e-mail address is no room change: server/turns/consent.py keeps it)
 
 
 def apply_turn(r: Room, cmd: TurnCommand) -> list[Event] | None:
     """The events of `cmd` on `r` (a clone it changes), or None when nothing changes."""
-    if isinstance(cmd, SetEmail):
-        if not turn_based(r.settings):
-            raise ProtocolError("email_unavailable", "e-mail notices are offered in turn-based rooms only")
-        seat = r.seat_for(cmd.token)
-        address = check_email(cmd.address)
-        if r.seats[seat].get("email") == address:
-            return None
-        fields = {k: v for k, v in r.seats[seat].items() if k != "email"}
-        if address is not None:
-            fields["email"] = address
-        seats = list(r.seats)
-        seats[seat] = FrozenDict(fields)
-        r.seats = tuple(seats)
-        return []  # (no event: nobody is told an address was given)
     if r.status != PLAYING or r.clock_key != cmd.key or r.reminded == cmd.key:
         return None
     r.reminded = cmd.key

@@ -101,8 +101,13 @@ class Archive(ABC):
         """Keeps `record` (its "id" and "finished" set) and lists it for `room` (the room's own code); False
         when that game is kept already."""
 
+    async def get(self, gid: str) -> dict[str, Any] | None:
+        raw = await self.get_raw(gid)
+        return unpack_record(raw) if raw is not None else None
+
     @abstractmethod
-    async def get(self, gid: str) -> dict[str, Any] | None: ...
+    async def get_raw(self, gid: str) -> bytes | None:
+        """The game's record as kept: JSON, zlib-compressed (what `pack_record` made), unless past the retention."""
 
     @abstractmethod
     async def of_room(self, room: str) -> list[dict[str, Any]]:
@@ -148,11 +153,11 @@ class MemoryArchive(Archive):
             self.rooms.pop(room, None)
         self.pruned += 1
 
-    async def get(self, gid: str) -> dict[str, Any] | None:
+    async def get_raw(self, gid: str) -> bytes | None:
         got = self.games.get(gid)
         if got is None or self._expired(got[0]):
             return None
-        return unpack_record(got[2])
+        return got[2]
 
     async def of_room(self, room: str) -> list[dict[str, Any]]:
         return [s for s in self.rooms.get(room, ()) if s["id"] in self.games and not self._expired(s["finished"])]

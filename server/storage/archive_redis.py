@@ -15,7 +15,7 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 from rajas.server.storage import redis_keys
-from rajas.server.storage.archive import Archive, HistorySettings, pack_record, summary, unpack_record
+from rajas.server.storage.archive import Archive, HistorySettings, pack_record, summary
 from rajas.server.storage.redis_keys import PREFIX
 from redis.asyncio.cluster import RedisCluster
 
@@ -48,14 +48,13 @@ class RedisArchive(Archive):
         await self.redis.expire(key, retention if retention > 0 else ROOM_LIST_FOREVER)
         return True
 
-    async def get(self, gid: str) -> dict[str, Any] | None:
+    async def get_raw(self, gid: str) -> bytes | None:
         """The game, unless it is past the retention (then it is gone for the reader before a pass prunes it)."""
         finished = await self.redis.zscore(INDEX, gid)
         cut = self.cutoff(time.time())
         if finished is None or (cut is not None and finished < cut):
             return None
-        data = cast("bytes | None", await self.redis.get(game_key(gid)))
-        return unpack_record(data) if data is not None else None
+        return cast("bytes | None", await self.redis.get(game_key(gid)))
 
     async def of_room(self, room: str) -> list[dict[str, Any]]:
         raw = cast("list[bytes]", await self.redis.lrange(room_key(room), 0, self.settings.per_room - 1))

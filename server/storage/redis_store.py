@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import uuid
 from typing import Any, cast
 
@@ -23,7 +24,7 @@ from rajas.server.storage.redis_keys import PREFIX, room_key
 from rajas.server.storage.redis_lobby import RedisLobby
 from rajas.server.storage.redis_pipe import Pipe, PipeError
 from rajas.server.storage.redis_scripts import COMMIT, CREATE, PRESENCE, WATCH_SLACK
-from rajas.server.storage.store import RECENT, Listener, RoomStore, TurnIndex, merge_records
+from rajas.server.storage.store import RECENT, STATE_TTL, Consent, Listener, RoomStore, TurnIndex, merge_records, today
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -37,11 +38,15 @@ PIPES = 8
 
 class RedisStore(RoomStore):
     def __init__(
-        self, url: str, ttl: float = 7200.0, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0
+        self, url: str, ttl: float = 7200.0, node: str | None = None, heartbeat: float = 2.0, node_ttl: float = 6.0,
+        unjoined_ttl: float | None = None,
     ) -> None:
         self.url = url
         self.turns: TurnIndex = RedisTurns(self)
+        self.consent: Consent = RedisConsent(self)
         self.ttl = int(ttl)
+        # A new room lives this long until someone joins it: the first presence or commit extends it to `ttl`.
+        self.unjoined_ttl = self.ttl if unjoined_ttl is None else max(1, min(self.ttl, round(unjoined_ttl)))
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
         self.node_ttl = max(1, round(node_ttl))
@@ -187,7 +192,7 @@ class RedisStore(RoomStore):
         wkey = self._watch(watch)
         if not await self.redis.set(wkey, code, ex=round(self.ttl * WATCH_SLACK), nx=True):
             return False
-        if not await self._create(keys=[self._room(code)], args=[record, self.ttl, fixed, wkey]):
+        if not await self._create(keys=[self._room(code)], args=[record, self.unjoined_ttl, fixed, wkey]):
             await self.redis.delete(wkey)
             return False
         if public and listing:
@@ -276,6 +281,17 @@ class RedisStore(RoomStore):
     async def log(self, code: str) -> list[bytes]:
         return cast("list[bytes]", await self.redis.lrange(self._log(code), 0, -1))
 
+    async def trim_log(self, code: str, first: int) -> None:
+        if first > 0:
+            await self.redis.ltrim(self._log(code), first, -1)
+
+    async def drop(self, code: str) -> None:
+        watch = cast("bytes | None", await self.redis.hget(self._room(code), "w"))
+        for part in ("room", "log", "recent", "presence", "chat"):  # (one key at a time: a cluster slot each call)
+            await self.redis.delete(room_key(code, part))
+        if watch is not None:
+            await self.redis.delete(watch.decode())
+
     async def recent(self, code: str) -> list[bytes]:
         return cast("list[bytes]", await self.redis.lrange(self._recent(code), 0, -1))
 
@@ -352,6 +368,7 @@ class RedisTurns(TurnIndex):
     that reads an entry loads the room and checks it, so an entry left behind by a dead node costs one load."""
 
     KEY = f"{PREFIX}turns"
+    ACTED = f"{PREFIX}turns:acted"  # (a hash of its own: room -> when a person last acted)
 
     def __init__(self, store: RedisStore) -> None:
         self.store = store
@@ -369,10 +386,65 @@ class RedisTurns(TurnIndex):
     async def keep(self, code: str, seconds: float | None) -> None:
         r = self.store.redis
         ttl = round(seconds) if seconds is not None else self.store.ttl
-        for key in (room_key(code, part) for part in ("room", "log", "recent", "presence")):
+        for key in (room_key(code, part) for part in ("room", "log", "recent", "presence", "mail")):
             await r.expire(key, ttl)
         watch = cast("bytes | None", await r.hget(room_key(code, "room"), "w"))
         if watch is not None:
             await r.expire(watch.decode(), round(ttl * WATCH_SLACK))
 
+    async def acted(self, code: str, at: float) -> None:
+        await self.store.redis.hset(self.ACTED, code, str(at))
 
+    async def last_acted(self, code: str) -> float | None:
+        got = cast("bytes | None", await self.store.redis.hget(self.ACTED, code))
+        return float(got) if got is not None else None
+
+    async def forget_acted(self, code: str) -> None:
+        await self.store.redis.hdel(self.ACTED, code)
+
+
+class RedisConsent(Consent):
+    SECRET = f"{PREFIX}mail:secret"
+
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+        self._secret: bytes | None = None
+        self._lock = asyncio.Lock()
+
+    async def set_address(self, code: str, seat_id: str, address: str | None, life: float) -> None:
+        r = self.store.redis
+        key = room_key(code, "mail")
+        if address is None:
+            await r.hdel(key, seat_id)
+            return
+        await r.hset(key, seat_id, address)
+        left = int(await r.pttl(room_key(code, "room")))
+        await r.pexpire(key, max(left, int(life * 1000)))
+
+    async def address(self, code: str, seat_id: str) -> str | None:
+        got = cast("bytes | None", await self.store.redis.hget(room_key(code, "mail"), seat_id))
+        return got.decode() if got is not None else None
+
+    async def state(self, aid: str) -> str | None:
+        got = cast("bytes | None", await self.store.redis.get(f"{PREFIX}mail:addr:{aid}"))
+        return got.decode() if got is not None else None
+
+    async def set_state(self, aid: str, state: str) -> None:
+        await self.store.redis.set(f"{PREFIX}mail:addr:{aid}", state, ex=STATE_TTL)
+
+    async def count(self, kind: str, key: str) -> int:
+        k = f"{PREFIX}mail:n:{kind}:{key}:{today()}"
+        n = int(await self.store.redis.incr(k))
+        if n == 1:
+            await self.store.redis.expire(k, 2 * 86400)
+        return n
+
+    async def secret(self) -> bytes:
+        if self._secret is None:
+            async with self._lock:
+                r = self.store.redis
+                await r.set(self.SECRET, secrets.token_hex(32), nx=True)
+                got = cast("bytes | None", await r.get(self.SECRET))
+                assert got is not None
+                self._secret = got
+        return self._secret

@@ -7,6 +7,7 @@ version, writes the record, appends to the log, and only then publishes the upda
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -17,6 +18,7 @@ from rajas.server.storage.archive import Archive, HistorySettings
 from rajas.server.storage.chat_store import ChatStore
 
 Listener = Callable[[Packed], None]  # (a store in this process may hand over an update not packed yet)
+ASK = "~turns"  # a presence key nothing is ever added to: adding 0 to it reads a room's counts
 SPECTATORS = "~spectators"  # presence key counting spectators (seat ids are hex, so never clash)
 
 
@@ -42,6 +44,53 @@ class TurnIndex(ABC):
     async def keep(self, code: str, seconds: float | None) -> None:
         """The room and its parts live `seconds` from now (None: the store's TTL again, from now)."""
 
+    @abstractmethod
+    async def acted(self, code: str, at: float) -> None:
+        """A person acted in the room's game at unix time `at` (a game nobody acts in stops: server/turns/)."""
+
+    @abstractmethod
+    async def last_acted(self, code: str) -> float | None: ...
+
+    @abstractmethod
+    async def forget_acted(self, code: str) -> None: ...
+
+
+
+class Consent(ABC):
+    """What turn e-mails keep (server/turns/consent.py): the address a seat gave, beside its room (never in its
+    record); per address, by a hash of it, whether its owner confirmed or refused; daily counters; and the secret
+    the links are signed with, the same on every node."""
+
+    @abstractmethod
+    async def set_address(self, code: str, seat_id: str, address: str | None, life: float) -> None:
+        """The seat's address (None: forgotten), kept `life` seconds at least (the room's)."""
+
+    @abstractmethod
+    async def address(self, code: str, seat_id: str) -> str | None: ...
+
+    @abstractmethod
+    async def state(self, aid: str) -> str | None:
+        """CONFIRMED, REFUSED, or None (never asked, or not answered)."""
+
+    @abstractmethod
+    async def set_state(self, aid: str, state: str) -> None: ...
+
+    @abstractmethod
+    async def count(self, kind: str, key: str) -> int:
+        """Adds one to today's counter `kind` of `key` and returns it."""
+
+    @abstractmethod
+    async def secret(self) -> bytes:
+        """The key the links are signed with: the same on every node, made once."""
+
+
+
+def today() -> int:
+    """The day's number (UTC), for daily counters."""
+    return int(time.time() // 86400)
+
+
+STATE_TTL = 400 * 86400  # an address's confirmation (or refusal) is kept this long after it was last given
 
 
 class RoomStore(ABC):
@@ -51,6 +100,7 @@ class RoomStore(ABC):
     on_reconnect: Callable[[], None] | None = None
     chat: ChatStore  # the rooms' chat, kept apart from their records (server/storage/chat_store.py)
     turns: TurnIndex  # the turn-based rooms' due times
+    consent: Consent  # turn e-mails' addresses and their owners' consent
 
     @abstractmethod
     def archive(self, settings: HistorySettings) -> Archive:
@@ -116,6 +166,14 @@ class RoomStore(ABC):
 
     @abstractmethod
     async def log(self, code: str) -> list[bytes]: ...
+
+    @abstractmethod
+    async def trim_log(self, code: str, first: int) -> None:
+        """Forgets the room's game log entries before index `first` (those of games already archived)."""
+
+    @abstractmethod
+    async def drop(self, code: str) -> None:
+        """Deletes the room now (an idle lobby given up near the node's room cap; server/room_budget.py)."""
 
     @abstractmethod
     async def presence(self, code: str, key: str, delta: int) -> dict[str, int]:

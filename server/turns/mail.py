@@ -1,14 +1,20 @@
-"""Turn e-mails: a bounded queue and one sender task over SMTP (aiosmtplib). Sending never holds up or fails a
-game: a full queue drops the mail, a send has a timeout, and a failure (a bad address, an SMTP server away) is
-counted in /metrics and logged at most once per LOG_EVERY seconds, never with the address."""
+"""Turn e-mails: a bounded queue shared fairly by the rooms, and one sender task over SMTP (aiosmtplib). Sending
+never holds up or fails a game: a full queue (or a room's full share of it) drops the mail, a send has a timeout,
+and a failure (a bad address, an SMTP server away) is counted in /metrics and logged at most once per LOG_EVERY
+seconds, never with the address. Each mail says when it was sent (`Date:`), carries a `Message-ID:`, and an
+unsubscribe link in its body and in `List-Unsubscribe` (with one-click `List-Unsubscribe-Post`, RFC 8058)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.policy
 import logging
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.utils import formatdate, make_msgid, parseaddr
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import aiosmtplib
@@ -17,7 +23,10 @@ from rajas.server.logs import Gate
 from rajas.server.metrics import Counter
 
 log = logging.getLogger("rajas.server")
-QUEUE = 100  # e-mails waiting at most; more are dropped (counted)
+QUEUE = 100  # e-mails waiting at most (RAJAS_MAIL_QUEUE); more are dropped (counted)
+# Headers as they are, up to RFC 5322's 998 characters: a folded List-Unsubscribe would be sent as an encoded word,
+# which mail programs do not read as a link.
+HEADERS = email.policy.SMTP.clone(max_line_length=998)
 TIMEOUT = 15.0  # seconds one send may take, connection included
 LOG_EVERY = 30.0
 
@@ -60,11 +69,21 @@ class Mailer:
         self.public_url = (public_url or "").rstrip("/")
         self.enabled = self.smtp is not None and bool(self.sender) and bool(self.public_url)
         self.timeout = timeout
-        self.queue: asyncio.Queue[EmailMessage] = asyncio.Queue(maxsize=queue)
-        self.sent = Counter("rajas_emails_total", "turn e-mails by result: sent, failed, dropped (queue full)",
+        self.limit = max(1, queue)
+        self.share = max(1, self.limit // 10)
+        # Waiting mails by room, served in turn (one of each room's in every round), so a room that sends many
+        # cannot starve another's.
+        self.waiting: OrderedDict[str, deque[EmailMessage]] = OrderedDict()
+        self.size = 0
+        self._ready = asyncio.Event()
+        self.sent = Counter("rajas_emails_total", "e-mails by result: sent, failed, dropped (queue full), capped "
+                            "(an address's or a room's daily budget), unconfirmed (an address not confirmed)",
                             "result")  # fmt: skip
+        self.refused: Callable[[str], None] | None = None  # counts a budget's refusal (Metrics.limit_refusals.inc)
         self.gate = Gate(LOG_EVERY)
         self._task: asyncio.Task[None] | None = None
+        domain = parseaddr(self.sender)[1].rpartition("@")[2]
+        self.domain = domain or "rajas.invalid"
 
     def start(self) -> None:
         if self.enabled and self._task is None:
@@ -82,32 +101,65 @@ class Mailer:
         from its address). The token follows "#": browsers never send it to a server, so no access log holds it."""
         return f"{self.public_url}/?room={code}#resume={token}"
 
-    def send(self, to: str, subject: str, body: str) -> bool:
-        """Queues one e-mail; False (counted as dropped) when the queue is full or e-mail is off."""
+    def page(self, path: str, token: str) -> str:
+        """A link to one of the node's e-mail pages (confirm, unsubscribe) with its token."""
+        return f"{self.public_url}{path}?t={token}"
+
+    def send(self, room: str, to: str, subject: str, body: str, unsubscribe: str) -> bool:
+        """Queues one e-mail of room `room` (its share of the queue); False (counted as dropped) when the queue or
+        the room's share is full, or e-mail is off. `unsubscribe` is the link that refuses all mail from here."""
         if not self.enabled:
             return False
-        msg = EmailMessage()
+        mine = self.waiting.get(room)
+        if self.size >= self.limit or (mine is not None and len(mine) >= self.share):
+            self.sent.inc("dropped")
+            if self.refused is not None:
+                self.refused("mail_queue")
+            return False
+        msg = EmailMessage(policy=HEADERS)
         msg["From"] = self.sender
         msg["To"] = to
         msg["Subject"] = subject
-        msg.set_content(body)
-        try:
-            self.queue.put_nowait(msg)
-        except asyncio.QueueFull:
-            self.sent.inc("dropped")
-            return False
+        msg["Date"] = formatdate(usegmt=True)
+        msg["Message-ID"] = make_msgid(domain=self.domain)
+        msg["Auto-Submitted"] = "auto-generated"
+        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        msg.set_content(f"{body}\n--\nNo more e-mail from this server: {unsubscribe}\n")
+        self.waiting.setdefault(room, deque()).append(msg)
+        self.size += 1
+        self._ready.set()
         self.start()
         return True
+
+    def _next(self) -> EmailMessage | None:
+        """The first waiting mail of the room whose turn it is; that room goes to the back of the line."""
+        if not self.waiting:
+            return None
+        room, mails = next(iter(self.waiting.items()))
+        msg = mails.popleft()
+        self.size -= 1
+        del self.waiting[room]
+        if mails:
+            self.waiting[room] = mails
+        return msg
 
     async def _worker(self) -> None:
         smtp = self.smtp
         assert smtp is not None
         while True:
-            msg = await self.queue.get()
+            msg = self._next()
+            if msg is None:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
             try:
+                # (flattened here: aiosmtplib's own flattening folds headers at 78 characters)
                 await asyncio.wait_for(
                     aiosmtplib.send(
-                        msg,
+                        msg.as_bytes(policy=HEADERS),
+                        sender=parseaddr(str(msg["From"]))[1],
+                        recipients=[str(msg["To"])],
                         hostname=smtp.host,
                         port=smtp.port,
                         username=smtp.username,

@@ -12,6 +12,7 @@ from rajas.bench.run import bench, throughput
 from rajas.bench.settings import BenchSettings, BenchSetupError
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_tiny_bench_delivers_every_decision_to_every_socket_against_both_servers() -> None:
     pin = (os.cpu_count() or 1) >= 2 and hasattr(os, "sched_setaffinity")
     report = bench(BenchSettings(rooms=3, rate=2.0, seconds=2.0, workers=1, pin=pin, repeat=2))
@@ -33,6 +34,7 @@ def test_json_clients_speak_text_frames_as_the_browser_does_and_every_decision_r
     assert ours["decisions"] > 0 and ours["deliveries"] == 7 * ours["decisions"]
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_text_baseline_relays_text_frames_of_the_size_of_our_json_updates() -> None:
     report = bench(BenchSettings(rooms=2, rate=2.0, seconds=2.0, workers=1, clients="json", bare_text=True))
     ours, bare = report["ours"], report["bare"]

@@ -8,13 +8,12 @@ where every option the bar asks for must be inside the viewport, under the stick
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.web.web_helpers import app, real_errors, wait_app
+from tests.web.web_helpers import app, catalogue, real_errors, wait_app
 
 from .conftest import ROOT, new_page
 from .test_play_in_browser import shoot
@@ -133,6 +132,7 @@ def keyboard_decision(page: Any, rng: random.Random) -> str:
     raise AssertionError("no decision could be made with the keyboard")
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_whole_game_by_keyboard_alone_with_no_serious_axe_violation(server: str, desk: tuple[Any, Any]) -> None:
     host, guest = desk
     two_player_room(server, host, guest)
@@ -230,6 +230,7 @@ def tap_decision(page: Any, rng: random.Random) -> str:
     raise AssertionError("no decision could be made by tapping")
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_whole_two_player_game_on_a_phone_by_touch(server: str, phones: tuple[Any, Any]) -> None:
     host, guest = phones
     two_player_room(server, host, guest, tap=True)
@@ -270,11 +271,8 @@ def test_a_whole_two_player_game_on_a_phone_by_touch(server: str, phones: tuple[
 
 
 def test_help_has_every_section_in_three_languages() -> None:
-    src = (ROOT / "client_web" / "i18n.js").read_text()
-    block = src[src.index("const CLIENT18") : src.index("end of the issue 18 block")]
-    langs = re.split(r"\n  (en|nl|de): \{", block)[1:]
-    tables = {langs[i]: langs[i + 1] for i in range(0, len(langs), 2)}
-    keys = {lang: set(re.findall(r"(\w+): \"", body)) for lang, body in tables.items()}
+    words = ROOT / "games" / "dice_charmers" / "web" / "i18n"
+    keys = {lang: set(catalogue(words / f"{lang}.js")) for lang in ("en", "nl", "de")}
     assert keys["en"] == keys["nl"] == keys["de"]
     for k in ("goal", "turn", "colours", "karma", "bonus", "end"):
         assert f"h_{k}" in keys["en"] and f"h_{k}_t" in keys["en"]

@@ -40,6 +40,7 @@ def _say(page: Any, text: str) -> None:
     page.keyboard.press("Enter")
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_player_and_a_spectator_talk_and_the_host_closes_spectators_chat(chat_server: str, browser: Any) -> None:
     server = chat_server
     host, guest, fan = new_page(browser), new_page(browser), new_page(browser, 412, 860, mobile=True)

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.web.web_helpers import wait_app
 
@@ -46,6 +47,7 @@ def _serve_log(page: Any, change: Any) -> None:
     page.route("**/api/rooms/*/log", handle)
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_played_game_says_dice_verified_and_a_tampered_log_names_the_roll(server: str, browser: Any) -> None:
     settings = {"seats": 2, "turn_clock": 0.05, "grace": 600, "bot": "greedy"}
     created = httpx.post(f"{server}/api/rooms", json=settings).json()

@@ -203,6 +203,7 @@ def _illegal_clicks_send_nothing(mover: Any, other: Any, watcher: Any) -> None:
         assert p.evaluate("[window.__decideSent, window.__net.sent.decide || 0]") == sent[id(p)]
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_play_a_whole_game_by_clicking(room: dict[str, Any]) -> None:
     host, guest, watcher = room["host"], room["guest"], room["watcher"]
     pages = {0: host, 1: guest}

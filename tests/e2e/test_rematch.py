@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from rajas.protocol.client import Client
 
 from tests.web.web_helpers import app, rajas_serve, real_errors, wait_app
@@ -74,6 +75,7 @@ def contributed(server: str, code: str) -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str, browser: Any) -> None:
     host, guest = new_page(browser), new_page(browser)
     try:
@@ -130,6 +132,7 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
         guest.context.close()
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
     with rajas_serve("e2e-bots.log", env={"RAJAS_BOT_PACE": "0.05"}) as server:
         page = new_page(browser)

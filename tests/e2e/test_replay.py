@@ -11,6 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from rajas.server.fairness import log_game
 
 from tests.server.conftest import Clients, play_random, seated_room
@@ -68,13 +69,16 @@ def turn_start(marks: list[list[int]], at: int) -> int:
     return at
 
 
+# each sheet on the page, with the player the page drew it from (the step's state it shows) and its header's words
 SHOWN = """() => [...document.querySelectorAll('.replay-sheet')].map((box) => {
   const svg = box.querySelector('svg.sheet');
-  return { seat: Number(box.dataset.seat), player: svg._rajas.player,
+  const seat = Number(box.dataset.seat);
+  return { seat, player: window.__replay.steps.get(window.__replayShown).state.players[seat],
            header: svg.querySelector('[data-area=header]').textContent };
 })"""
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_the_replay_steps_to_a_decision_and_shows_the_engines_sheets(server: str, browser: Any) -> None:
     with ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's event loop)
         watch, gid = pool.submit(asyncio.run, _finished_game(server)).result()

@@ -33,6 +33,7 @@ def mail_server() -> Iterator[str]:
             yield url
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_a_turn_based_room_shows_whose_turn_it_is_and_since_when(mail_server: str, browser: Any) -> None:
     server = mail_server
     host, guest = new_page(browser), new_page(browser)

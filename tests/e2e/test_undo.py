@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from tests.web.web_helpers import app, real_errors, wait_app
 
 from .conftest import new_page
@@ -55,6 +57,7 @@ def _karma_then_refused(page: Any) -> None:
     assert app(page)["v"] == a["v"]  # nothing changed
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_undo_a_die_pick_and_a_road_and_not_after_a_karma_reroll(server: str, browser: Any) -> None:
     host, guest = new_page(browser, 1280, 900, motion=False), new_page(browser, 1280, 900, motion=False)
     try:

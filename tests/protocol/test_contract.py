@@ -88,7 +88,7 @@ def test_the_browser_clients_constants_agree_with_the_schema(schema: dict[str, A
 
 
 def test_a_custom_sheet_file_the_page_accepts_fits_in_one_frame(schema: dict[str, Any]) -> None:
-    js = js_constants(ROOT / "client_web" / "sheet_file.js")
+    js = js_constants(ROOT / "games" / "dice_charmers" / "web" / "options.js")
     assert js["SHEET_FILE_MAX"] < schema["x-max-frame-bytes"]
 
 

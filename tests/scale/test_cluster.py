@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from rajas.bench.bots import run_bots
 from rajas.server.fairness import verify
 from rajas.server.storage.redis_cluster import key_slot
@@ -36,6 +37,7 @@ def commits_by_master(top: Topology) -> dict[int, int]:
     return out
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 async def test_games_through_the_balancer_on_a_cluster(cluster_nodes: Topology) -> None:
     before = [n.metrics() for n in cluster_nodes.nodes]
     commits_before = commits_by_master(cluster_nodes)
@@ -45,7 +47,7 @@ async def test_games_through_the_balancer_on_a_cluster(cluster_nodes: Topology) 
     for b, a in zip(before, [n.metrics() for n in cluster_nodes.nodes], strict=True):
         assert a['rajas_decisions_total{by="player"}'] > b.get('rajas_decisions_total{by="player"}', 0)
     held = rooms_by_master(cluster_nodes)
-    assert sum(len(rooms) for rooms in held.values()) >= 6
+    assert sum(len(rooms) for rooms in held.values()) >= 3  # (a room per table; each played two games by rematch)
     commits_after = commits_by_master(cluster_nodes)
     for port, rooms in held.items():  # a room's decisions are committed on the master that holds it
         if rooms:

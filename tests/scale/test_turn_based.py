@@ -22,7 +22,7 @@ from rajas.server.fairness import verify
 from .players import fetch_log
 from .topology import Topology, topology
 
-GRACE = 0.3  # the real-time grace period these rooms are given: every absence below is longer
+GRACE = 0.1  # the real-time grace period these rooms are given: every absence below is longer
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +47,7 @@ async def _play_turn(url: str, code: str, token: str, rng: random.Random) -> tup
         await c.close()
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
 async def test_a_turn_based_game_outlasts_absences_and_a_node_restart(two_nodes: Topology) -> None:
     url = two_nodes.url
     host = await Client(url).connect()

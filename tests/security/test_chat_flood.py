@@ -39,6 +39,7 @@ async def _flood(flooders: list[RawWs], seconds: int, sent: list[int]) -> None:
         await asyncio.sleep(0.1)
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("store", ["memory", "redis"])
 async def test_a_chat_flood_keeps_the_node_responsive_and_its_memory_bounded(store: str, redis_url: str) -> None:
     # (the chat's own limits out of the way: the flood goes through)
@@ -86,6 +87,7 @@ async def test_a_chat_flood_keeps_the_node_responsive_and_its_memory_bounded(sto
             await clients.close()
 
 
+@pytest.mark.alone
 async def test_a_connection_over_the_chat_rate_is_refused_then_closed(node: Node) -> None:
     clients = Clients()
     try:

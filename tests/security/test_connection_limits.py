@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from .attackers import PING, PONG, RawWs, Refused, frame, greeted, http, message, post_rooms
 from .node import Node, Probe, fast_only, metric, rajas_node, rss_mb
 
@@ -38,8 +40,10 @@ async def test_a_forged_forwarded_address_does_not_escape_the_limit() -> None:
         assert codes == [201, 201, 429, 429]
 
 
+@pytest.mark.alone
 async def test_rooms_in_total_per_node() -> None:
-    with rajas_node(env={"RAJAS_MAX_ROOMS": "30", "RAJAS_ROOMS_PER_MINUTE": "1000"}) as node:
+    env = {"RAJAS_MAX_ROOMS": "30", "RAJAS_ROOMS_PER_MINUTE": "1000", "RAJAS_ROOMS_PER_ADDRESS": "1000"}
+    with rajas_node(env=env) as node:
         async with Probe(node.url) as probe:  # (its room is the first)
             statuses = []
             for i in range(40):
@@ -55,6 +59,7 @@ async def test_rooms_in_total_per_node() -> None:
         ws.abort()
 
 
+@pytest.mark.alone
 async def test_websocket_connections_per_address() -> None:
     with rajas_node(env={"RAJAS_CONNS_PER_ADDRESS": "40"}) as node:
         async with Probe(node.url) as probe:  # two connections of the 40
@@ -79,6 +84,7 @@ async def test_websocket_connections_per_address() -> None:
             ws.abort()
 
 
+@pytest.mark.alone
 @fast_only
 async def test_a_ping_flood_is_not_answered_and_closes_the_connection() -> None:
     """Pings count towards the message rate like messages: past the burst they are left unanswered, count as
@@ -101,6 +107,7 @@ async def test_a_ping_flood_is_not_answered_and_closes_the_connection() -> None:
         assert metric(node, 'rajas_limit_refusals_total{limit="strikes"}') == 1
 
 
+@pytest.mark.alone
 async def test_readers_that_never_read_are_dropped_at_the_queues_bytes() -> None:
     """Five spectators ask for snapshots as fast as their rate allows and never read: each one's outgoing queue
     fills to RAJAS_QUEUE_BYTES (behind what the kernel's socket buffers take) and it is dropped (4008); the

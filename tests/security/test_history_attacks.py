@@ -5,13 +5,16 @@ game's steps again and again replays it once, and nothing in the history routes 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import httpx
+import pytest
 
 from tests.server.conftest import Clients, play_random, seated_room
 
-from .node import Node, Probe, metric
+from .node import Node, Probe, assert_responsive, metric, probe_while, rajas_node, warm
 
 # A decision in another room is answered within this while the flood goes on: a loose bound, as the test machine
 # is shared (the assertions that matter are that nothing is replayed twice and nothing hostile is looked up).
@@ -42,6 +45,7 @@ async def finished(node: Node) -> str:
     raise AssertionError("not archived")
 
 
+@pytest.mark.alone  # (timed against another room's latency: with nothing else running)
 async def test_hostile_ids_and_ranges_are_refused_and_cost_nothing(node: Node) -> None:
     gid = await finished(node)
     async with httpx.AsyncClient(base_url=node.url, timeout=10) as http:
@@ -88,3 +92,46 @@ async def test_hostile_ids_and_ranges_are_refused_and_cost_nothing(node: Node) -
         assert metric(node, "rajas_replays_cached") == 1
         assert (await http.get(f"/api/games/{gid}")).json() == before  # unchanged
         assert (await http.get("/health")).status_code == 200
+
+
+def _get_all(url: str, paths: list[str], headers: dict[str, str]) -> list[int]:
+    async def run() -> list[int]:
+        async with httpx.AsyncClient(base_url=url, timeout=30, headers=headers) as http:
+            statuses = []
+            for k in range(0, len(paths), 8):  # eight at a time
+                statuses += [r.status_code for r in await asyncio.gather(*(http.get(p) for p in paths[k : k + 8]))]
+            return statuses
+
+    return asyncio.run(run())
+
+
+@pytest.mark.alone  # (timed against another room's latency: with nothing else running)
+async def test_8_one_address_cannot_flood_the_history_or_thrash_the_replay_cache() -> None:
+    """Issue 27, row 8: bytes and replays are charged to the asking address (RAJAS_HISTORY_BYTES_PER_MINUTE,
+    RAJAS_REPLAYS_PER_MINUTE, 429 rate_limited), and an address holds at most a quarter of the replay cache (at
+    least one), so another address's replay stays cached; a game's record is sent as kept (deflated)."""
+    env = {"RAJAS_HISTORY_BYTES_PER_MINUTE": "300000", "RAJAS_REPLAYS_PER_MINUTE": "3", "RAJAS_REPLAY_CACHE": "2"}
+    with rajas_node(env=env) as node:
+        gids = [await finished(node) for _ in range(5)]
+        victim, attacker = {"X-Forwarded-For": "203.0.113.5"}, {"X-Forwarded-For": "198.51.100.9"}
+        async with httpx.AsyncClient(base_url=node.url, timeout=30) as http, Probe(node.url) as probe:
+            await warm(probe)
+            assert (await http.get(f"/api/games/{gids[0]}/steps", headers=victim)).status_code == 200
+            computed = metric(node, "rajas_replays_computed")
+            codes = [(await http.get(f"/api/games/{g}/steps", headers=attacker)).status_code for g in gids[1:]]
+            assert codes == [200, 200, 200, 429]  # three replays a minute
+            assert (await http.get(f"/api/games/{gids[0]}/steps", headers=victim)).status_code == 200
+            assert metric(node, "rajas_replays_computed") == computed + 3  # the victim's replay was still cached
+            # A flood of whole records from the attacker (a process of its own, so that the probe's times are the
+            # node's): past its bytes a minute, refused; everyone else served.
+            plain = {**attacker, "accept-encoding": "identity"}
+            paths = [f"/api/games/{gids[i % 5]}" for i in range(200)]
+            with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                flood = asyncio.get_running_loop().run_in_executor(pool, _get_all, node.url, paths, plain)
+                await probe_while(probe, flood)
+                statuses = await flood
+            assert 200 in statuses and statuses.count(429) > 100, statuses
+            assert (await http.get(f"/api/games/{gids[0]}", headers=victim)).status_code == 200
+            kept = await http.get(f"/api/games/{gids[1]}", headers={**victim, "accept-encoding": "deflate"})
+            assert kept.headers["content-encoding"] == "deflate" and kept.json()["id"] == gids[1]
+        assert_responsive(probe, "row 8, the history flooded from one address")

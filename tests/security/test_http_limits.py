@@ -9,6 +9,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from .attackers import http, post_rooms, stream
 from .node import TRANSPORT, Node, Probe, fast_only, metric, rajas_node, rss_mb
 
@@ -24,6 +26,7 @@ async def test_a_body_announced_past_the_limit_is_refused_before_it_is_sent(node
     assert metric(node, 'rajas_limit_refusals_total{limit="body"}') == 1
 
 
+@pytest.mark.alone
 async def test_a_streamed_body_is_counted_while_it_is_read(node: Node) -> None:
     """Chunked (no Content-Length): refused once 64 KB have come, while a 1 MB body keeps coming."""
     chunk = b"x" * 8192
@@ -40,16 +43,17 @@ async def test_a_streamed_body_is_counted_while_it_is_read(node: Node) -> None:
     assert rss_mb(node) < before + 50  # 20 MB of bodies sent: none of them kept
 
 
-async def test_a_sheet_within_the_browsers_limit_is_taken(node: Node) -> None:
+async def test_a_sheet_within_the_browsers_limit_is_taken(shared_node: Node) -> None:
     settings = json.dumps({"seats": 2, "sheet": json.loads(SUN)}).encode()
     assert len(settings) < 64 * 1024
-    status, body = await http(node, post_rooms(node, settings))
+    status, body = await http(shared_node, post_rooms(shared_node, settings))
     assert status == 201 and body["code"]
     padded = settings[:-1] + b"," + b" " * (64 * 1024) + b"}"  # the same settings, past the limit
-    status, body = await http(node, post_rooms(node, padded))
+    status, body = await http(shared_node, post_rooms(shared_node, padded))
     assert (status, body["code"]) == (413, "too_large")
 
 
+@pytest.mark.alone
 @fast_only
 async def test_half_sent_requests_are_timed_out_and_real_clients_still_get_in() -> None:
     """Hundreds of sockets that send half an upgrade request (or half a body) and stop: each is answered 408
@@ -85,13 +89,13 @@ async def test_a_request_head_past_its_limit_is_refused(node: Node) -> None:
     assert metric(node, 'rajas_limit_refusals_total{limit="head"}') == 1
 
 
-async def test_the_refusal_of_a_head_arrives_though_the_head_goes_on_arriving(node: Node) -> None:
+async def test_the_refusal_of_a_head_arrives_though_the_head_goes_on_arriving(shared_node: Node) -> None:
     if TRANSPORT == "standard":  # (uvicorn's h11 protocol answers 400 and closes at once: docs/security.md)
         return
     head = b"GET /health HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-Pad-%d: %s\r\n" % (i, b"y" * 1000) for i in range(40))
-    reader, writer = await asyncio.open_connection("127.0.0.1", node.port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", shared_node.port)
     try:
-        for i in range(0, len(head), 500):  # the head in small writes: the node refuses while more is on its way
+        for i in range(0, len(head), 500):  # the head in small writes: the shared_node refuses while more is on its way
             writer.write(head[i : i + 500])
             await writer.drain()
             await asyncio.sleep(0)
@@ -115,15 +119,18 @@ async def test_links_follow_the_forwarded_headers_of_a_trusted_proxy_only() -> N
         assert status == 201 and body["link"].startswith(f"http://127.0.0.1:{node.port}/?room=")
 
 
-async def test_only_the_clients_own_files_are_served(node: Node) -> None:
-    for path in ("/", "/index.html", "/app.js", "/styles.css"):
-        status, _ = await http(node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+async def test_only_the_clients_own_files_are_served(shared_node: Node) -> None:
+    for path in ("/", "/index.html", "/app.js", "/app.css", "/play/dice_charmers/index.js"):
+        status, _ = await http(shared_node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert status == 200, path
-    for path in ("/__init__.py", "/README.md", "/fixtures/midgame.json", "/demo.html", "/demo.js", "/fixtures/"):
-        status, _ = await http(node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    game = "/play/dice_charmers"
+    refused = ("/__init__.py", "/README.md", f"{game}/fixtures/midgame.json", f"{game}/demo.html", f"{game}/demo.js")
+    for path in (*refused, f"{game}/fixtures/", f"{game}/__init__.py", f"{game}/game.py", f"{game}/engine/game.py"):
+        status, _ = await http(shared_node, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert status == 404, path
 
 
+@pytest.mark.alone
 async def test_the_log_grows_by_at_most_its_rate_whatever_clients_send() -> None:
     """500 garbage requests, each worth a warning: the log takes the burst, counts the rest in /metrics."""
     with rajas_node(env={"RAJAS_LOG_RATE": "5"}) as node:

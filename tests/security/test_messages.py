@@ -9,6 +9,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from rajas.protocol import pack, unpack
 from rajas.protocol.messages import CLIENT_TYPES
 
@@ -25,6 +26,7 @@ NASTY: list[Any] = [
 JSON_ONLY: list[Any] = [2**64, 2**70, -(2**70), 1e308, float("nan"), float("inf")]
 
 
+@pytest.mark.alone
 async def test_a_list_where_a_decisions_kind_belongs_is_malformed_and_strikes() -> None:
     """Attack 7: 20 s of decisions whose kind is a list made the node log 13.5 MB of tracebacks and answer
     `internal` without ever closing the connection."""
@@ -51,13 +53,13 @@ async def test_a_list_where_a_decisions_kind_belongs_is_malformed_and_strikes() 
             await clients.close()
 
 
-async def test_ids_no_reply_could_carry_are_refused_with_a_null_id(node: Node) -> None:
-    ws = await greeted(node, binary=False)
+async def test_ids_no_reply_could_carry_are_refused_with_a_null_id(shared_node: Node) -> None:
+    ws = await greeted(shared_node, binary=False)
     for big in (2**64, 2**70, 2**53, -1):
         await ws.send(message({"type": "ping", "id": big}, binary=False))
         reply = await ws.reply(None)
         assert reply["code"] == "malformed_frame" and reply["ok"] is False
-    bws = await greeted(node)
+    bws = await greeted(shared_node)
     await bws.send(message({"type": "ping", "id": 2**64 - 1}))  # the largest msgpack integer
     assert (await bws.reply(None))["code"] == "malformed_frame"
     assert (await bws.request({"type": "ping", "id": 2**53 - 1}))["ok"]  # still connected, the largest id
@@ -66,8 +68,8 @@ async def test_ids_no_reply_could_carry_are_refused_with_a_null_id(node: Node) -
     bws.abort()
 
 
-async def test_types_are_not_coerced(node: Node) -> None:
-    ws = await RawWs.open(node)
+async def test_types_are_not_coerced(shared_node: Node) -> None:
+    ws = await RawWs.open(shared_node)
     assert (await ws.request({"type": "hello", "id": 1, "protocol": "1"}))["code"] == "malformed_frame"
     assert (await ws.request({"type": "hello", "id": 2, "protocol": True}))["code"] == "malformed_frame"
     await ws.send(message({"type": "hello", "id": True, "protocol": 1}))

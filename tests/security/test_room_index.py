@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from rajas.games.dice_charmers.engine import load_sheet
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import Client
@@ -45,6 +46,8 @@ async def many_public_rooms(url: str, n: int) -> None:
         await store.close()
 
 
+@pytest.mark.timeout(600)  # minutes on a loaded machine
+@pytest.mark.alone
 async def test_the_room_list_of_thousands_of_public_rooms_is_quick_and_bounded() -> None:
     with own_redis() as redis, rajas_node(redis_url=redis.url, name="one") as one, rajas_node(
         redis_url=redis.url, name="two"

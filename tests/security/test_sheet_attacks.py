@@ -121,6 +121,7 @@ async def _warm(probe: Probe) -> None:
     probe.times_ms.clear()
 
 
+@pytest.mark.alone
 async def test_evil_sheets_are_refused_naming_the_field_and_the_node_keeps_answering(node: Node) -> None:
     async with Probe(node.url) as probe:
         await _warm(probe)
@@ -153,6 +154,7 @@ async def test_the_largest_valid_sheet_makes_a_room(node: Node) -> None:
     assert (time.perf_counter() - started) * 1000 < HICCUP_MS
 
 
+@pytest.mark.alone
 async def test_a_20_mb_free_text_field_is_refused_and_the_node_recovers(node: Node) -> None:
     """With no HTTP body limit in front, the schema itself refuses it; with one, the body limit does first."""
     d = sun()
@@ -198,6 +200,7 @@ async def _play_stalling_game(url_a: str, url_b: str, probe: Probe) -> list[dict
         await clients.close()
 
 
+@pytest.mark.alone
 async def test_a_sheet_that_passes_validation_but_stalls_ends_at_the_round_limit(node: Node) -> None:
     async with Probe(node.url) as probe:
         await _warm(probe)
@@ -209,6 +212,7 @@ async def test_a_sheet_that_passes_validation_but_stalls_ends_at_the_round_limit
     assert rss_mb(node) < MEMORY_MB
 
 
+@pytest.mark.alone
 async def test_two_nodes_on_redis_refuse_the_attack_and_end_a_stalled_game(redis_url: str) -> None:
     """The original attack froze the second node too when the decision was resent there: now the sheet is
     refused by both, and a stalled game played across both ends at the round limit on both."""

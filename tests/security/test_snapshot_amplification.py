@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from rajas.protocol.client import Client, ServerError
 
 from tests.engine.sheets_made import largest
@@ -94,6 +95,7 @@ def never_reading_spectator(port: int, watch: str, seconds: float) -> int:
     return sent
 
 
+@pytest.mark.alone
 async def test_never_reading_spectators_asking_for_snapshots_do_not_fill_the_node(node: Node) -> None:
     room, sheet_bytes = await big_sheet_room(node)
     async with Probe(node.url) as probe:
@@ -121,6 +123,7 @@ async def test_never_reading_spectators_asking_for_snapshots_do_not_fill_the_nod
     assert info["status"] == "lobby" and info["seats"] == [] and info["v"] == 1
 
 
+@pytest.mark.alone
 async def test_reading_clients_asking_for_snapshots_leave_other_rooms_fast(node: Node) -> None:
     room, _ = await big_sheet_room(node)
     spectators = [await Client(node.url, keep=False).connect() for _ in range(ATTACKERS)]

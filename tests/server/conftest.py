@@ -19,7 +19,7 @@ import pytest
 import uvicorn
 from rajas.protocol.client import Client
 from rajas.server.app import create_app
-from rajas.server.edge.connection import Limits
+from rajas.server.config import ServeSettings
 from rajas.server.rooms.hub import Hub
 from rajas.server.serve import uvicorn_config
 from rajas.server.storage.archive import HistorySettings
@@ -104,11 +104,14 @@ class Running:
 
 @contextlib.asynccontextmanager
 async def run_server(
-    store: RoomStore, limits: Limits | None = None, ping: float | None = None, history: HistorySettings | None = None
+    store: RoomStore,
+    settings: ServeSettings | None = None,
+    ping: float | None = None,
+    history: HistorySettings | None = None,
 ) -> AsyncIterator[Running]:
     """The real app on uvicorn, in this event loop, on a loopback socket, on the transport RAJAS_TRANSPORT
     names (`ping`: the keepalive interval and timeout, seconds, instead of uvicorn's 20)."""
-    app = create_app(store, limits, history_settings=history)
+    app = create_app(store, settings, history_settings=history)
     # IPPROTO_TCP named explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the listening
     # socket says so, and without it Nagle's algorithm adds ~40 ms to every request/reply.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -146,17 +149,60 @@ def store_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-async def server(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterator[Running]:
-    url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
-    async with run_server(make_store(store_kind, url)) as running:
+# The servers of `server` and `memory_server` are shared by the tests of a module (on each pytest-xdist worker,
+# in the module's event loop, pyproject.toml): starting one costs more than most tests here. Each test makes
+# rooms of its own, so they do not meet; the server's per-address limits are opened wide (every test comes
+# from 127.0.0.1), and tests/server/test_limits.py tests them on servers of its own. A test that counts
+# server-wide figures (its metrics), changes the server or fills its room list is marked `own_server` and
+# gets a server of its own, as do the tests that start one with other settings (run_server).
+SHARED_LIMITS = ServeSettings(
+    rooms_per_minute=1_000_000,
+    rooms_per_address=1_000_000,
+    conns_per_address=1_000_000,
+    listed_per_address=1_000_000,
+    turn_rooms_per_address=1_000_000,
+    http_conns_per_address=1_000_000,
+)
+
+
+@pytest.fixture(scope="module")
+async def _shared_memory_server() -> AsyncIterator[Running]:
+    async with run_server(MemoryStore(), SHARED_LIMITS) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+async def _shared_redis_server(redis_url: str) -> AsyncIterator[Running]:
+    async with run_server(RedisStore(redis_url), SHARED_LIMITS) as running:
         yield running
 
 
 @pytest.fixture
-async def memory_server() -> AsyncIterator[Running]:
+async def _own_memory_server() -> AsyncIterator[Running]:
     async with run_server(MemoryStore()) as running:
         yield running
+
+
+@pytest.fixture
+async def _own_redis_server(redis_url: str) -> AsyncIterator[Running]:
+    async with run_server(RedisStore(redis_url)) as running:
+        yield running
+
+
+def _serving(kind: str, request: pytest.FixtureRequest) -> Running:
+    whose = "own" if request.node.get_closest_marker("own_server") else "shared"
+    running: Running = request.getfixturevalue(f"_{whose}_{kind}_server")
+    return running
+
+
+@pytest.fixture
+def server(store_kind: str, request: pytest.FixtureRequest) -> Running:
+    return _serving(store_kind, request)
+
+
+@pytest.fixture
+def memory_server(request: pytest.FixtureRequest) -> Running:
+    return _serving("memory", request)
 
 
 class Clients:

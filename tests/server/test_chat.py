@@ -13,14 +13,14 @@ from typing import Any
 import httpx
 import pytest
 from rajas.protocol.client import Client, ServerError
-from rajas.server.edge.connection import Limits
+from rajas.server.config import ServeSettings
 from rajas.server.storage.chat_store import CHAT_KEEP, MemoryChat
 from rajas.server.storage.memory_store import MemoryStore
 from rajas.server.storage.redis_store import RedisStore
 
 from .conftest import Clients, Running, make_store, mover, play_random, run_server, seated_room, sync
 
-MANY = Limits(chat_per_minute=1_000_000)  # (a node where the chat's rate does not get in the way)
+MANY = ServeSettings(chat_per_minute=1_000_000)  # (a node where the chat's rate does not get in the way)
 
 
 async def _refused(code: str, call: Awaitable[Any]) -> None:
@@ -82,6 +82,7 @@ async def test_a_line_is_plain_text_of_at_most_200_characters(server: Running, c
     assert _texts(seated[1])[2:] == [markup, "line break evil"]  # exactly as written: escaped by nobody, shown as text
 
 
+@pytest.mark.own_server  # counts the server's chat refusals and lines
 async def test_chat_has_its_own_rate_limit(server: Running, clients: Clients) -> None:
     _, seated = await seated_room(clients, server.url, players=2, start=False)
     for i in range(5):  # RAJAS_CHAT_PER_MINUTE 20: five at once, then one every three seconds
@@ -95,6 +96,7 @@ async def test_chat_has_its_own_rate_limit(server: Running, clients: Clients) ->
     assert "rajas_chat_lines_total" in server.hub.metrics.render()
 
 
+@pytest.mark.own_server  # counts the server's chat refusals
 async def test_many_spectators_together_cannot_flood_the_room(server: Running, clients: Clients) -> None:
     created, seated = await seated_room(clients, server.url, players=2, start=False)
     crowd = []

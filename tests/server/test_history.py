@@ -184,6 +184,7 @@ async def test_archiving_with_the_store_away_costs_the_game_nothing(memory_serve
         assert (await http.get(f"/api/rooms/{created['code']}/log")).status_code == 200
 
 
+@pytest.mark.own_server  # switches the server's archiving off
 async def test_a_game_whose_node_died_before_archiving_is_archived_when_its_room_lists_games(
     server: Running, clients: Clients
 ) -> None:

@@ -8,14 +8,14 @@ import pytest
 import websockets.asyncio.client as wsc
 from rajas.protocol import pack, unpack
 from rajas.protocol.client import ServerError
-from rajas.server.edge.connection import Limits
+from rajas.server.config import ServeSettings
 from rajas.server.storage.memory_store import MemoryStore
 
 from .conftest import Clients, run_server, seated_room
 
 
 async def test_rate_limit_then_recovery() -> None:
-    async with run_server(MemoryStore(), Limits(rate=5, burst=5)) as server:
+    async with run_server(MemoryStore(), ServeSettings(rate=5, burst=5)) as server:
         clients = Clients()
         try:
             c = await clients.open(server.url)
@@ -30,7 +30,7 @@ async def test_rate_limit_then_recovery() -> None:
 
 async def test_refusals_that_keep_coming_close_the_connection() -> None:
     async with (
-        run_server(MemoryStore(), Limits(strikes=5)) as server,
+        run_server(MemoryStore(), ServeSettings(strikes=5)) as server,
         wsc.connect(server.url.replace("http", "ws") + "/ws") as ws,
     ):
         for _ in range(20):
@@ -44,7 +44,7 @@ async def test_refusals_that_keep_coming_close_the_connection() -> None:
 
 
 async def test_a_slow_client_is_dropped_not_waited_for() -> None:
-    async with run_server(MemoryStore(), Limits(queue=8, rate=1e6, burst=1e6)) as server:
+    async with run_server(MemoryStore(), ServeSettings(queue=8, rate=1e6, burst=1e6)) as server:
         clients = Clients()
         try:
             _created, (a, b) = await seated_room(clients, server.url, players=2)

@@ -111,6 +111,8 @@ async def test_the_error_code_list_is_what_the_tests_cover() -> None:
     }  # fmt: skip
     # The limits' refusals: each replayed against a real `rajas serve` in tests/security.
     covered |= {"too_large", "too_many_rooms", "server_full", "too_many_connections", "request_timeout"}
+    # The budgets of issue 27: tests/security/test_budgets.py, tests/server/test_rematch.py, test_turn_emails.py.
+    covered |= {"too_many_listed", "too_many_games", "too_many_emails"}
     assert set(ERROR_CODES) == covered  # "internal" is the one no client can provoke on purpose
 
 

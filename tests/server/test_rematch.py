@@ -194,6 +194,7 @@ async def play_random_as(a: Client) -> None:
         await a.wait_for(lambda c, v=data["v"]: c.v >= v)
 
 
+@pytest.mark.own_server  # sets the server's bot pace
 async def test_after_a_rematch_the_host_changes_settings_and_seats_then_starts(
     server: Running, clients: Clients
 ) -> None:
@@ -259,3 +260,29 @@ async def test_a_paced_bot_stopped_with_its_server_leaves_the_next_rooms_alone(c
             assert await d.leave() is None
             await c.wait_for(lambda x: x.room["seats"][1]["left"], timeout=5)  # type: ignore[index]
             await d.request("ping")  # (refused or not, the leaver's connection still answers)
+
+
+async def test_a_room_plays_at_most_its_games_and_its_log_keeps_two_of_them(clients: Clients) -> None:
+    """Issue 27, row 7: a rematch loop from the host token. The room's game log forgets the games before the last
+    one at each rematch (archived already), and past RAJAS_GAMES_PER_ROOM a rematch is refused."""
+    from rajas.protocol import unpack
+    from rajas.server.config import ServeSettings
+    from rajas.server.rooms.series import GAME_MARK
+
+    store = MemoryStore()
+    async with run_server(store, ServeSettings(games_per_room=3)) as server:
+        created, (a, b) = await seated_room(clients, server.url, players=2)
+        marks: list[list[int]] = []
+        for game in range(1, 4):
+            await play_random([a, b], seed=game)
+            entries = [unpack(e) for e in await store.log(created["code"])]
+            marks.append([e[1] for e in entries if isinstance(e, list) and len(e) == 2 and e[0] == GAME_MARK])
+            assert (await asyncio.to_thread(fetch_log, server.url, created["code"]))["game_number"] == game
+            if game < 3:
+                await a.rematch()
+                await a.start()
+                await b.wait_for(lambda c, g=game: c.game is not None and c.room["series"]["game"] == g + 1)  # type: ignore[index]
+        assert marks == [[1], [1, 2], [2, 3]]  # at most the game before and this one
+        await refused("too_many_games", a.rematch())
+        assert server.hub.metrics.limit_refusals.value("games_per_room") == 1
+        assert a.room is not None and a.room["status"] == "over"  # nothing changed

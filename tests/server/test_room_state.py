@@ -144,6 +144,7 @@ async def test_the_room_list_comes_from_the_lobby_index(server: Running, clients
     assert other["code"] not in await rooms()
 
 
+@pytest.mark.own_server  # fills the server's room list
 async def test_the_room_list_is_bounded(memory_server: Running) -> None:
     from rajas.server.rooms.hub import LISTED
 

@@ -48,6 +48,7 @@ async def test_the_join_reply_tells_the_servers_clock(server: Running, clients: 
     assert before - 1 <= data["time"] <= time.time() + 1
 
 
+@pytest.mark.own_server  # counts the server's seat changes
 async def test_the_host_hands_an_away_seat_to_the_bot_and_its_owner_takes_it_back(
     server: Running, clients: Clients
 ) -> None:

@@ -1,6 +1,8 @@
-"""Turn e-mails against a real SMTP server (aiosmtpd on loopback): a player who is not connected gets exactly one
-e-mail when their turn begins, with a link that takes their seat; a connected player gets none; a bad address or
-an SMTP server that is away costs the game nothing (logged, counted in /metrics)."""
+"""Turn e-mails against a real SMTP server (aiosmtpd on loopback): an address gets one confirmation e-mail and
+nothing else until its owner confirms it; then a player who is not connected gets exactly one e-mail when their
+turn begins, with a link that takes their seat; a connected player gets none; a bad address or an SMTP server that
+is away costs the game nothing (logged, counted in /metrics). The budgets of e-mail (issue 27, rows 5 and 11):
+at the end."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from rajas.protocol.client import Client, ServerError
 from rajas.server.storage.redis_store import RedisStore
+from rajas.server.turns.mail import Mailer
 
 from .conftest import Clients, Running, free_port, make_store, run_server, seated_room
 
@@ -38,11 +41,37 @@ class Inbox:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = message_from_bytes(envelope.content)
         body = msg.get_payload(decode=True).decode()  # (quoted-printable or not: as the reader sees it)
-        self.mails.append({"to": list(envelope.rcpt_tos), "subject": msg["Subject"], "body": body})
+        mail = {"to": list(envelope.rcpt_tos), "subject": msg["Subject"], "body": body, "headers": dict(msg)}
+        self.mails.append(mail)
         return "250 OK"
 
     def to(self, address: str) -> list[dict[str, Any]]:
-        return [m for m in self.mails if address in m["to"]]
+        """The turn e-mails `address` got (not the confirmation)."""
+        return [m for m in self.mails if address in m["to"] and not m["subject"].startswith(CONFIRM_SUBJECT)]
+
+    def asked(self, address: str) -> list[dict[str, Any]]:
+        """The confirmation e-mails `address` got."""
+        return [m for m in self.mails if address in m["to"] and m["subject"].startswith(CONFIRM_SUBJECT)]
+
+
+CONFIRM_SUBJECT = "Rajas: confirm"
+
+
+def link_in(mail: dict[str, Any], path: str) -> str:
+    """The link to `path` in a mail's body, pointed at the node under test instead of RAJAS_PUBLIC_URL."""
+    return next(w for w in mail["body"].split() if w.startswith(PUBLIC + path))[len(PUBLIC) :]
+
+
+async def confirm(running: Running, inbox: Inbox, address: str) -> None:
+    """Waits for the confirmation e-mail to `address` and confirms it as its owner would (the page's button)."""
+    for _ in range(100):
+        if inbox.asked(address):
+            break
+        await asyncio.sleep(0.05)
+    link = link_in(inbox.asked(address)[-1], "/email/confirm")
+    async with httpx.AsyncClient(base_url=running.url) as http:
+        assert (await http.get(link)).status_code == 200  # (a page with a button: opening it changes nothing)
+        assert "Confirmed" in (await http.post(link)).text
 
 
 @pytest.fixture
@@ -96,7 +125,10 @@ async def play_until_turn_of(seated: list[Client], seat: int) -> None:
     raise AssertionError("the turn never came")
 
 
-async def _set_up(running: Running, clients: Clients, limit: int, **emails: str) -> tuple[dict[str, Any], list[Client]]:
+async def _set_up(
+    running: Running, clients: Clients, limit: int, inbox: Inbox | None = None, **emails: str
+) -> tuple[dict[str, Any], list[Client]]:
+    """A turn-based room of two, each giving the address in `emails` (first, second), confirmed from `inbox`."""
     created, seated = await seated_room(clients, running.url, mode="turns", turn_limit=limit)
     hello = next(m for m in seated[0].received if m.get("type") == "reply" and m["data"] and "protocol" in m["data"])
     assert hello["data"]["email"] is True  # the client offers the field
@@ -105,6 +137,8 @@ async def _set_up(running: Running, clients: Clients, limit: int, **emails: str)
     for c, address in zip(order, (emails.get("first"), emails.get("second")), strict=True):
         if address:
             await c.request("email", address=address)
+            if inbox is not None:
+                await confirm(running, inbox, address)
     return created, order
 
 
@@ -113,7 +147,9 @@ async def test_an_absent_player_gets_one_e_mail_when_their_turn_begins_and_its_l
 ) -> None:
     running, inbox = mail_server
     # (addresses of this test's own: a room of an earlier test on the same Redis may still send to its players)
-    created, (first, second) = await _set_up(running, clients, 100, first="a1@example.org", second="b1@example.org")
+    created, (first, second) = await _set_up(
+        running, clients, 100, inbox, first="a1@example.org", second="b1@example.org"
+    )
     second_seat, second_id = second.seat, second.seat_id
     assert second_seat is not None
     await second.close()  # away
@@ -145,7 +181,7 @@ async def test_an_absent_player_gets_one_e_mail_when_their_turn_begins_and_its_l
 
 async def test_a_reminder_goes_before_the_limit_runs_out(mail_server: tuple[Running, Inbox], clients: Clients) -> None:
     running, inbox = mail_server
-    _created, (first, second) = await _set_up(running, clients, 10, second="b2@example.org")  # 3 s a turn
+    _created, (first, second) = await _set_up(running, clients, 10, inbox, second="b2@example.org")  # 3 s a turn
     second_seat = second.seat
     assert second_seat is not None
     await second.close()
@@ -228,7 +264,7 @@ async def test_two_nodes_send_each_e_mail_once(
     first_node = await _server("redis", request_for(redis_url), monkeypatch, f"smtp://127.0.0.1:{port}")
     async with first_node as one, run_server(RedisStore(redis_url)) as two:
         assert two.turns.mailer.enabled
-        created, (first, second) = await _set_up(one, clients, 10, second="b3@example.org")  # 3 s a turn
+        created, (first, second) = await _set_up(one, clients, 10, inbox, second="b3@example.org")  # 3 s a turn
         second_seat = second.seat
         assert second_seat is not None
         await second.close()
@@ -239,3 +275,100 @@ async def test_two_nodes_send_each_e_mail_once(
         await asyncio.sleep(0.3)
         subjects = [m["subject"] for m in inbox.to("b3@example.org")]
         assert len(subjects) == 2 and "runs out soon" in subjects[1]
+
+
+# ---- issue 27: what e-mail may cost (rows 5 and 11) ----------------------------------------------------------
+
+
+async def test_5_a_strangers_address_gets_one_confirmation_and_nothing_more_however_fast_the_game(
+    mail_server: tuple[Running, Inbox], clients: Clients
+) -> None:
+    running, inbox = mail_server
+    _created, (first, second) = await _set_up(running, clients, 100, second="stranger@example.org")  # not confirmed
+    second_seat = second.seat
+    assert second_seat is not None
+    await second.close()
+    for _ in range(6):  # turn after turn of the absent seat, each a turn e-mail if the address were confirmed
+        await play_until_turn_of([first], second_seat)
+        back = await clients.open(running.url)
+        await back.join(_created["code"], token=second.token)
+        await back.wait_for(lambda c: c.v >= first.v)
+        await play_until_turn_of([back, first], first.seat)  # type: ignore[arg-type]
+        await back.close()
+    await asyncio.sleep(0.5)
+    assert inbox.to("stranger@example.org") == []
+    [asked] = inbox.asked("stranger@example.org")
+    assert second.room is not None
+    name = second.room["seats"][second_seat]["name"]
+    assert f'"{name}"' in asked["body"] and _created["watch"] in asked["body"]  # who asked, and where
+    assert _created["code"] not in asked["body"] and "#resume=" not in asked["body"]  # nothing that opens a seat
+    headers = asked["headers"]
+    assert headers["Date"] and headers["Message-ID"].endswith("@example.org>")
+    unsubscribe = headers["List-Unsubscribe"].strip("<>")
+    assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and unsubscribe in asked["body"]
+    # The owner refuses every e-mail (a mail program's one-click POST): a confirmation link no longer works either.
+    async with httpx.AsyncClient(base_url=running.url) as http:
+        done = await http.post(unsubscribe[len(PUBLIC) :], content=b"List-Unsubscribe=One-Click")
+        assert "sends nothing more" in done.text
+        confirmed = await http.post(link_in(asked, "/email/confirm"))
+        assert "refused" in confirmed.text
+    await second.close()
+    again = await clients.open(running.url)
+    await again.join(_created["code"], token=second.token)
+    assert (await again.request("email", address="stranger@example.org")) == {"email": True, "confirmed": False}
+    await asyncio.sleep(0.3)
+    assert len(inbox.asked("stranger@example.org")) == 1  # no second confirmation to an address that refused
+
+
+async def test_5_a_confirmed_address_gets_at_most_its_daily_e_mails(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, smtp: tuple[Inbox, int], clients: Clients
+) -> None:
+    inbox, port = smtp
+    monkeypatch.setenv("RAJAS_MAIL_PER_ADDRESS_DAY", "2")
+    async with await _server("memory", request, monkeypatch, f"smtp://127.0.0.1:{port}") as running:
+        created, (first, second) = await _set_up(running, clients, 100, inbox, second="c1@example.org")
+        second_seat = second.seat
+        assert second_seat is not None
+        await second.close()
+        for _ in range(4):
+            await play_until_turn_of([first], second_seat)
+            back = await clients.open(running.url)
+            await back.join(created["code"], token=second.token)
+            await back.wait_for(lambda c: c.v >= first.v)
+            await play_until_turn_of([back, first], first.seat)  # type: ignore[arg-type]
+            await back.close()
+            await first.wait_for(lambda c: second.seat_id not in (c.presence or {}).get("connected", []))
+        await asyncio.sleep(0.5)
+        assert len(inbox.to("c1@example.org")) == 2
+        assert running.hub.metrics.limit_refusals.value("mail_per_address") >= 1
+
+
+def test_5_one_room_cannot_take_another_rooms_place_in_the_queue() -> None:
+    mailer = Mailer("smtp://127.0.0.1:1", "Rajas <rajas@example.org>", PUBLIC, queue=100)
+    mailer.start = lambda: None  # type: ignore[method-assign]  # (nothing is sent: the queue is what is looked at)
+    queued = [mailer.send("flood", "x@example.org", "s", "b", PUBLIC + "/u") for _ in range(50)]
+    assert queued.count(True) == 10 and mailer.sent.value("dropped") == 40  # a room's share: a tenth of the queue
+    assert mailer.send("quiet", "y@example.org", "s", "b", PUBLIC + "/u")
+    first, second = mailer._next(), mailer._next()
+    assert first is not None and second is not None
+    assert {first["To"], second["To"]} == {"x@example.org", "y@example.org"}  # its turn comes at once
+
+
+async def test_11_setting_an_address_is_no_room_change_and_a_seat_changes_it_a_few_times_a_day(
+    mail_server: tuple[Running, Inbox], clients: Clients
+) -> None:
+    running, _inbox = mail_server
+    created, (first, second) = await _set_up(running, clients, 100)
+    before = await running.hub.load(created["code"], fresh=True)
+    updates = len([m for m in second.received if m.get("type") == "update"])
+    replies = []
+    for i in range(12):
+        try:
+            replies.append(await first.request("email", address=f"t{i % 2}@example.org" if i % 4 < 2 else None))
+        except ServerError as e:
+            replies.append(e.code)
+    assert replies[10:] == ["too_many_emails", "too_many_emails"]  # RAJAS_EMAIL_CHANGES_PER_DAY: 10
+    after = await running.hub.load(created["code"], fresh=True)
+    assert after.v == before.v and after.seats == before.seats  # no commit, no address in the room's record
+    await asyncio.sleep(0.2)
+    assert len([m for m in second.received if m.get("type") == "update"]) == updates  # nobody was told anything

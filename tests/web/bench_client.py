@@ -4,6 +4,7 @@ spectator's (as it opens: the first seat's sheet big, every sheet small) and a p
 options drawn on its turns). On request a third: a spectator who chose to follow the player to move (`follow`).
 
     python -m tests.web.bench_client [--decisions 60] [--views spectator player follow]
+    python -m tests.web.bench_client --phone [--runs 5]
 
 Five protocol clients play random legal decisions in a real `rajas serve`, one at a time: each waits until the
 page has painted the previous update. For a player's page, the page takes seat 2 by its device link
@@ -12,12 +13,18 @@ For every update the page records the JavaScript time of its message handler (pa
 from the message's arrival to the end of the next frame (requestAnimationFrame, then a task: the frame that shows
 it has been painted). First-load bytes are the sum of
 the encoded (on the wire) sizes of everything the page loads (Network.loadingFinished), from `rajas serve` when
-it serves the client compressed (server/static.py mounted), else from server/static.py on its own port.
+it serves the client compressed (server/edge/static.py mounted), else from server/edge/static.py on its own port.
 
 With `--pause MS` the players wait that long after each paint before the next decision, as in a real game, where
 updates come seconds apart: the page is idle in between and Chromium begins its frame at once, instead of at the next
 tick of the frame clock it is still running from the previous update; the default,
 back to back, is the figure of the targets.
+
+With `--phone`, the page loads as on a phone network instead: Chromium throttled through the DevTools protocol to
+150 ms round trips (`Network.emulateNetworkConditions`: latency 150 ms, 1.6 Mbit/s down, 750 kbit/s up), the CPU
+4x slower (`Emulation.setCPUThrottlingRate`), at 390x844, with an empty cache; it reports the time from navigation
+to the home page's screen drawn, and to a spectator's big sheet drawn in a game under way (ms since the navigation
+began, `performance.now()` in the page when the screen first holds it), and how many requests each made.
 
 With `--trace`, each watch is run a second time under a DevTools trace and the renderer's main thread is summed
 per update in *thread* time (CPU actually spent: script, style, layout, pre-paint, paint, layerize and commit,
@@ -84,7 +91,7 @@ def _free_port() -> int:
 
 @contextmanager
 def static_only() -> Iterator[str]:
-    """server/static.py alone on uvicorn (for first-load bytes while rajas serve still serves files plainly)."""
+    """server/edge/static.py alone on uvicorn (for first-load bytes while rajas serve still serves files plainly)."""
     import uvicorn
     from rajas.server.edge.static import ClientFiles
     from starlette.applications import Starlette
@@ -126,6 +133,59 @@ def first_load(browser: Any, url: str) -> dict[str, Any]:
     again = sum(sizes.values())
     context.close()
     return {"first_load_bytes": int(first), "reload_bytes": int(again), "files": len(sizes)}
+
+
+PHONE = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
+# the moment (ms since the navigation began) the page first shows what is waited for, read in the page itself
+SHOWN = """(sel) => {
+  const n = document.querySelector(sel);
+  if (n && !window.__shown) window.__shown = performance.now();
+  return !!n;
+}"""
+
+
+def phone_load(browser: Any, url: str, path: str, selector: str) -> dict[str, Any]:
+    """One cold load of `path` on the phone network: ms from navigation to `selector` first in the page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", PHONE)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    requests: list[str] = []
+    cdp.on("Network.requestWillBeSent", lambda e: requests.append(e["request"]["url"]))
+    try:
+        page.goto(f"{url}{path}", wait_until="commit")
+        page.wait_for_function(SHOWN, arg=selector, polling="raf", timeout=60_000)
+        shown = page.evaluate("window.__shown")
+    finally:
+        context.close()
+    return {"ms": round(shown), "requests": len(requests)}
+
+
+def phone(browser: Any, url: str, runs: int, seed: int) -> dict[str, Any]:
+    """The home page and a spectator's sheet (a 5-player game under way), `runs` cold loads each, alternating."""
+    players = Players(url, seed)
+    try:
+        watch_code = players.run(players._seat())
+        players.run(players._start())
+        for _ in range(5):
+            players.run(players._decide())
+        home, sheet = [], []
+        for _ in range(runs):
+            home.append(phone_load(browser, url, "/?lang=en", "[data-screen=home] form[data-form=create]"))
+            sheet.append(phone_load(browser, url, f"/?watch={watch_code}&lang=en", "[data-screen=game] svg.sheet"))
+    finally:
+        players.close()
+    return {
+        "phone": PHONE,
+        "home_ms": [r["ms"] for r in home],
+        "home_ms_p50": pct([r["ms"] for r in home], 0.5),
+        "home_requests": home[-1]["requests"],
+        "sheet_ms": [r["ms"] for r in sheet],
+        "sheet_ms_p50": pct([r["ms"] for r in sheet], 0.5),
+        "sheet_requests": sheet[-1]["requests"],
+    }
 
 
 class Players:
@@ -337,8 +397,19 @@ def main() -> None:
         help="the pages measured: a spectator's, a player's (seat 2), a spectator following the player to move "
         "(default the first two)",
     )
+    ap.add_argument("--phone", action="store_true", help="measure loading on a phone network instead (see above)")
+    ap.add_argument("--runs", type=int, default=5, help="cold loads of each page with --phone (default 5)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
+
+    if args.phone:
+        with rajas_serve("bench-client.log") as url, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            try:
+                print(json.dumps(phone(browser, url, args.runs, args.seed)))
+            finally:
+                browser.close()
+        return
 
     with rajas_serve("bench-client.log") as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -347,7 +418,7 @@ def main() -> None:
                 load = {"served_by": "rajas serve", **first_load(browser, url)}
             else:
                 with static_only() as static_url:
-                    alone = "server/static.py alone (rajas serve does not mount it yet)"
+                    alone = "server/edge/static.py alone (rajas serve does not mount it yet)"
                     load = {"served_by": alone, **first_load(browser, static_url)}
             print(json.dumps(load))
             for view in args.views:

@@ -26,10 +26,11 @@ def base_url() -> Iterator[str]:
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server() -> Iterator[str]:
-    """A real `rajas serve` for the tests that play against the server (the client as players use it)."""
-    with rajas_serve() as url:
+    """A real `rajas serve` for the tests that play against the server (the client as players use it), one
+    per pytest-xdist worker: the tests make rooms of their own, all from 127.0.0.1 (hence the room limit)."""
+    with rajas_serve(env={"RAJAS_ROOMS_PER_MINUTE": "1000"}) as url:
         yield url
 
 

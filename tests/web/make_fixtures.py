@@ -1,4 +1,4 @@
-"""Writes the browser client's demo fixtures (client_web/fixtures/*.json) from real games of the engine.
+"""Writes the Dice Charmers' demo fixtures (games/dice_charmers/web/fixtures/*.json) from real games of the engine.
 
 Each fixture is `{"sheet": sheet.to_json(), "state": the state as clients see it, "pending": pending(state)}` at one
 moment of a game played with random legal decisions. Run: `python3 tests/web/make_fixtures.py`.
@@ -15,7 +15,7 @@ from typing import Any
 from rajas.games.dice_charmers.engine import apply, legal_decisions, load_sheet, new_game, pending
 from rajas.games.dice_charmers.game import GAME
 
-OUT = Path(__file__).resolve().parents[2] / "client_web" / "fixtures"
+OUT = Path(__file__).resolve().parents[2] / "games" / "dice_charmers" / "web" / "fixtures"
 
 Moment = Callable[[Any, dict[str, Any]], bool]
 

@@ -32,7 +32,7 @@ def main(names: list[str]) -> None:
                     p = ctx.new_page()
                     p.on("console", lambda m: print("console:", m.type, m.text) if m.type == "error" else None)
                     p.on("pageerror", lambda e: print("pageerror:", e))
-                    p.goto(f"{url}/demo.html?fixture={fixture}&lang={lang or 'en'}")
+                    p.goto(f"{url}/play/dice_charmers/demo.html?fixture={fixture}&lang={lang or 'en'}")
                     p.wait_for_function("window.__ready === true", timeout=10_000)
                     out = ARTIFACTS / f"demo-{fixture}-{lang or 'en'}-{tag}.png"
                     p.screenshot(path=str(out), full_page=True)

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from web_helpers import CLIENT, open_demo
+from web_helpers import GAME, open_demo
 
 
 def _sheet_bonuses(sheet: dict[str, Any]) -> list[dict[str, Any]]:
@@ -23,7 +23,7 @@ def _sheet_bonuses(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("fixture", ["start", "moon"])
 def test_the_sheet_draws_each_road_bonus_shape_and_each_sell_count(page: Any, base_url: str, fixture: str) -> None:
     open_demo(page, base_url, fixture)
-    sheet = json.loads((CLIENT / "fixtures" / f"{fixture}.json").read_text())["sheet"]
+    sheet = json.loads((GAME / "fixtures" / f"{fixture}.json").read_text())["sheet"]
     bonuses = _sheet_bonuses(sheet)
     svg = page.locator("#me svg.sheet")
 
@@ -59,7 +59,7 @@ def test_road_and_sell_bonus_labels_say_the_shape_and_the_count(
     open_demo(page, base_url, "start", lang)
     labels = page.evaluate(
         """async (lang) => {
-            const m = await import('./icons.js');
+            const m = await import('./labels.js');
             return [
                 {kind: "road", shape: "fork"},
                 m.effectBonus(["road", 8]),

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import ARTIFACTS, CLIENT, open_demo
+from web_helpers import ARTIFACTS, GAME, open_demo
 
-FIXTURES = sorted(p.stem for p in (CLIENT / "fixtures").glob("*.json"))
+FIXTURES = sorted(p.stem for p in (GAME / "fixtures").glob("*.json"))
 
 
 def fixture(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((CLIENT / "fixtures" / f"{name}.json").read_text())
+    data: dict[str, Any] = json.loads((GAME / "fixtures" / f"{name}.json").read_text())
     return data
 
 
@@ -38,7 +38,7 @@ def me(fx: dict[str, Any]) -> dict[str, Any]:
 
 def test_fixtures_exist_and_are_small() -> None:
     assert {"start", "midgame", "road", "karma", "reroll"} <= set(FIXTURES)
-    assert sum((CLIENT / "fixtures" / f"{n}.json").stat().st_size for n in FIXTURES) < 300_000
+    assert sum((GAME / "fixtures" / f"{n}.json").stat().st_size for n in FIXTURES) < 300_000
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -95,7 +95,7 @@ def test_track_positions_match_the_engine(page: Any, base_url: str) -> None:
     cases = [(0, 0), (20, 11), (21, 40), (16, 49), (35, 3), (90, 90)]
     got = page.evaluate(
         """async (cases) => {
-            const m = await import('./sheet.js');
+            const m = await import('./tracks.js');
             const s = window.__fixture.sheet;
             return cases.map(([f, g]) => [m.trackPosition(s.tracks.fame.values, f),
                                           m.trackPosition(s.tracks.money.values, g),
@@ -283,12 +283,15 @@ def test_languages_switch_the_labels(page: Any, base_url: str, lang: str, words:
 
 
 def test_every_language_has_every_label(page: Any, base_url: str) -> None:
+    """As the page loads them: the table's catalogue and the game's, in each language, have the same keys."""
     open_demo(page, base_url, "start")
     missing = page.evaluate(
         """async () => {
-            const m = await import('./i18n.js');
+            const m = await import('/i18n.js');
+            await Promise.all(m.LANGS.map((l) => m.loadWords(l)));
             const en = m.keys('en');
-            return Object.fromEntries(m.LANGS.map(l => [l, en.filter(k => !m.keys(l).includes(k))]));
+            return Object.fromEntries(m.LANGS.map(l => [l, [
+                ...en.filter(k => !m.keys(l).includes(k)), ...m.keys(l).filter(k => !en.includes(k))]]));
         }"""
     )
     assert missing == {"en": [], "nl": [], "de": []}

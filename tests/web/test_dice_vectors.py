@@ -1,4 +1,4 @@
-"""The browser's dice generator (client_web/dicecheck.js) against the published test vectors
+"""The browser's dice generator (games/dice_charmers/web/dicecheck.js) against the published test vectors
 (docs/dice-vectors.json), which the engine's generator gives too (tests/engine/test_dice_generator.py):
 in Chromium, and under node when it is installed."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import CLIENT
+from web_helpers import GAME
 
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "dice-vectors.json"
 
@@ -42,21 +42,22 @@ CHECK = """async (vectors) => {
 
 def test_chromium_agrees_with_the_vectors(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/index.html")
-    wrong = page.evaluate(CHECK.replace("MODULE", '"/dicecheck.js"'), json.loads(VECTORS.read_text()))
+    module = '"/play/dice_charmers/dicecheck.js"'
+    wrong = page.evaluate(CHECK.replace("MODULE", module), json.loads(VECTORS.read_text()))
     assert wrong == []
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_node_agrees_with_the_vectors(tmp_path: Path) -> None:
     script = tmp_path / "vectors.mjs"
-    module = json.dumps((CLIENT / "dicecheck.js").as_uri())
+    module = json.dumps((GAME / "dicecheck.js").as_uri())
     script.write_text(
         f"import {{ readFileSync }} from 'node:fs';\n"
         f"const check = {CHECK.replace('MODULE', module)};\n"
         f"const wrong = await check(JSON.parse(readFileSync({json.dumps(str(VECTORS))}, 'utf8')));\n"
         "console.log(JSON.stringify(wrong));\n"
     )
-    # client_web's modules are ES modules in .js files without a package.json: node is told to detect them.
+    # the game's modules are ES modules in .js files without a package.json: node is told to detect them.
     out = subprocess.run(
         ["node", "--experimental-detect-module", str(script)], capture_output=True, text=True, timeout=60, check=True
     )
@@ -68,7 +69,7 @@ def test_a_changed_vector_is_noticed(page: Any, base_url: str) -> None:
     vectors = json.loads(VECTORS.read_text())
     vectors["cases"][1]["rolls"][1]["faces"][3] = (vectors["cases"][1]["rolls"][1]["faces"][3] + 1) % 6
     page.goto(f"{base_url}/index.html")
-    wrong = page.evaluate(CHECK.replace("MODULE", '"/dicecheck.js"'), vectors)
+    wrong = page.evaluate(CHECK.replace("MODULE", '"/play/dice_charmers/dicecheck.js"'), vectors)
     assert len(wrong) == 1 and "rolls" in wrong[0]
 
 
@@ -108,7 +109,7 @@ def test_the_page_check_names_what_failed(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/index.html")
     got = page.evaluate(
         """async ([log, karmaAt]) => {
-          const m = await import("/dicecheck.js");
+          const m = await import("/play/dice_charmers/dicecheck.js");
           const seen = { commitment: log.commitment, contribution: log.contributions[2].value };
           const copy = () => JSON.parse(JSON.stringify(log));
           const out = { ok: m.checkLog(log, seen) };

@@ -16,15 +16,18 @@ AXE = ROOT / "tests" / "web" / "node_modules" / "axe-core" / "axe.min.js"
 SHOT = "game-over-breakdown.png"
 NAMES = ["Anna", "Ben", "Chitra"]
 
+# The final scores' box as the game screen shows it at the end: the game's summary in the table's overlay.
 SHOW = """async ([lang, names, result, round]) => {
-    const { GameView } = await import('./game.js');
-    const root = document.createElement('div');
-    document.body.append(root);
-    const seats = names.map((name) => ({ name }));
-    const S = { lang, role: 'player', seat: 0, room: { status: 'over', seats, seed: null },
-        game: { state: { round, result } } };
-    window.__view = new GameView(root, { state: S, home() {} });
-    window.__view.showResult();
+    const { h } = await import('/ui.js');
+    const { loadWords, t } = await import('/i18n.js');
+    const { SEAT_COLOURS } = await import('/glyphs.js');
+    const { openOverlay } = await import('/overlay.js');
+    const { summary } = await import('/play/dice_charmers/summary.js');
+    await loadWords(lang);
+    const sum = summary({ lang, names, colours: SEAT_COLOURS, me: 0, game: { state: { round, result } } });
+    const box = h('div', { class: 'result' }, h('h2', null, t('final_scores', lang)),
+        h('p', { class: 'result-winner', 'data-winner-text': '' }, sum.winner), sum.scores, sum.breakdown);
+    openOverlay(box, { 'data-overlay': 'result' });
 }"""
 
 READ = """() => {
@@ -55,7 +58,6 @@ def finished_game(n: int = 3, sheet: str = "moon", seed: int = 12) -> tuple[list
 def test_the_final_scores_show_fame_and_money_by_source_and_they_add_up(page: Any, base_url: str) -> None:
     result, rnd = finished_game()
     open_demo(page, base_url, "start")
-    page.add_style_tag(url=f"{base_url}/app.css")  # the demo page has the sheet's styles only; the app has these
     page.evaluate(SHOW, ["en", NAMES, result, rnd])
     page.wait_for_selector("[data-overlay=result] table[data-breakdown=money]")
     tables = page.evaluate(READ)
@@ -96,8 +98,9 @@ def test_the_client_knows_every_source_of_the_engine_and_names_it_in_each_langua
     open_demo(page, base_url, "start")
     got = page.evaluate(
         """async () => {
-            const { SOURCES } = await import('./game_end.js');
-            const { t } = await import('./i18n.js');
+            const { SOURCES } = await import('./summary.js');
+            const { t, loadWords } = await import('/i18n.js');
+            await Promise.all(['en', 'nl', 'de'].map((l) => loadWords(l)));
             return { sources: SOURCES, labels: ['en', 'nl', 'de'].map((l) => SOURCES.map((s) => t(`src_${s}`, l))) };
         }"""
     )
@@ -112,7 +115,6 @@ def test_the_breakdown_has_no_serious_axe_violation(page: Any, base_url: str) ->
         pytest.skip("axe-core is not installed (tests/run.sh installs it with npm into tests/web/node_modules)")
     result, rnd = finished_game()
     open_demo(page, base_url, "start")
-    page.add_style_tag(url=f"{base_url}/app.css")  # the contrast is the app's
     page.evaluate(SHOW, ["en", NAMES, result, rnd])
     page.wait_for_timeout(400)
     page.add_script_tag(path=str(AXE))

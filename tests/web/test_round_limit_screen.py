@@ -8,19 +8,19 @@ import pytest
 from web_helpers import open_demo
 
 SHOW = """async ([lang, crossed]) => {
-    const { GameView } = await import('./game.js');
-    const root = document.createElement('div');
-    document.body.append(root);
+    const { h, render } = await import('/ui.js');
+    const { loadWords } = await import('/i18n.js');
+    const { SEAT_COLOURS } = await import('/glyphs.js');
+    const { summary } = await import('/play/dice_charmers/summary.js');
+    await loadWords(lang);
     const row = (seat, overlap, rank) => ({ seat, fame: 10, money: 20, overlap, crossed: crossed && rank === 1,
         karma_gained: 1, karma_used: 0, rank, winner: rank === 1, ahead_by: rank === 1 ? 'overlap' : undefined });
-    const S = { lang, role: 'spectator', room: { status: 'over', seats: [{ name: 'Ann' }, { name: 'Bo' }], seed: null },
+    const frame = { lang, names: ['Ann', 'Bo'], colours: SEAT_COLOURS, me: null,
         game: { state: { round: 100, result: [row(0, crossed ? 1.5 : -3.5, 1), row(1, -9, 2)] } } };
-    const view = new GameView(root, { state: S, home() {} });
-    view.showResult();
-    const note = root.querySelector('[data-overlay=result] [data-ended=round_limit]');
-    const text = note ? note.textContent : null;
-    view.destroy();
-    return text;
+    const box = document.createElement('div');
+    render(summary(frame).scores, box);
+    const note = box.querySelector('[data-ended=round_limit]');
+    return note ? note.textContent : null;
 }"""
 
 

@@ -1,35 +1,79 @@
-"""Numbers and plurals in the player's language through Intl (client_web/words.js), and the legend of a sheet's
-icons built from the sheet file (client_web/help.js)."""
+"""The page's words: one catalogue per language for the table (client_web/i18n/<lang>.js) and one per language for
+the game (games/dice_charmers/web/i18n/<lang>.js), each with every key in every language, no key in both, and every
+key the code names in them; numbers and plurals in the player's language through Intl (client_web/i18n.js); and the
+legend of a sheet's icons built from the sheet file (games/dice_charmers/web/help.js)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from web_helpers import open_demo
+from web_helpers import CLIENT, GAME, catalogue, open_demo
+
+LANGS = ("en", "nl", "de")
+TABLE = {lang: catalogue(CLIENT / "i18n" / f"{lang}.js") for lang in LANGS}
+GAME_WORDS = {lang: catalogue(GAME / "i18n" / f"{lang}.js") for lang in LANGS}
+SOURCES = [*CLIENT.glob("*.js"), *GAME.glob("*.js")]
+
+
+def test_every_catalogue_has_every_key_in_every_language() -> None:
+    for words in (TABLE, GAME_WORDS):
+        assert len(words["en"]) > 100
+        for lang in LANGS:
+            assert set(words[lang]) == set(words["en"]), lang
+            assert all(label.strip() for label in words[lang].values()), f"an empty label in {lang}"
+
+
+def test_a_key_is_the_tables_or_the_games_never_both() -> None:
+    assert set(TABLE["en"]).isdisjoint(GAME_WORDS["en"])
+
+
+def test_every_key_the_code_names_is_in_a_catalogue() -> None:
+    known = set(TABLE["en"]) | set(GAME_WORDS["en"])
+    named = {k for src in SOURCES for k in re.findall(r"""\b(?:t|L)\(\s*["']([a-z][a-z0-9_]*)["']""", src.read_text())}
+    assert len(named) > 200
+    assert named - known == set()
+
+
+def test_the_labels_vars_are_the_same_in_every_language() -> None:
+    for words in (TABLE, GAME_WORDS):
+        for key, label in words["en"].items():
+            want = set(re.findall(r"\{(\w+)\}", label))
+            for lang in LANGS[1:]:
+                assert set(re.findall(r"\{(\w+)\}", words[lang][key])) == want, f"{key} in {lang}"
 
 
 def words(page: Any, expr: str) -> Any:
-    return page.evaluate(f"(async () => {{ const w = await import('/words.js'); return {expr}; }})()")
+    return page.evaluate(
+        """async (expr) => {
+            const i18n = await import('/i18n.js');
+            const tracks = await import('/play/dice_charmers/tracks.js');
+            await Promise.all(i18n.LANGS.map((l) => i18n.loadWords(l)));
+            return new Function('i18n', 'tracks', `return ${expr}`)(i18n, tracks);
+        }""",
+        expr,
+    )
 
 
 def test_one_space_apart_is_singular_and_decimals_follow_the_language(page: Any, base_url: str) -> None:
     open_demo(page, base_url, "midgame")
-    assert words(page, "w.overlapWords(-1, 'en')") == "1 space apart"
-    assert words(page, "w.overlapWords(-13.5, 'en')") == "13.5 spaces apart"
-    assert words(page, "w.overlapWords(-13.5, 'nl')") == "13,5 vakken uit elkaar"
-    assert words(page, "w.overlapWords(-1, 'de')") == "1 Feld auseinander"
-    assert words(page, "w.overlapWords(2.5, 'de')") == "um 2,5 Felder gekreuzt"
-    assert words(page, "w.num(1234.5, 'de')") == "1.234,5"
+    assert words(page, "tracks.overlapWords(-1, 'en')") == "1 space apart"
+    assert words(page, "tracks.overlapWords(-13.5, 'en')") == "13.5 spaces apart"
+    assert words(page, "tracks.overlapWords(-13.5, 'nl')") == "13,5 vakken uit elkaar"
+    assert words(page, "tracks.overlapWords(-1, 'de')") == "1 Feld auseinander"
+    assert words(page, "tracks.overlapWords(2.5, 'de')") == "um 2,5 Felder gekreuzt"
+    assert words(page, "i18n.num(1234.5, 'de')") == "1.234,5"
 
 
 def test_the_legend_lists_every_bonus_of_the_sheet_once(page: Any, base_url: str) -> None:
     open_demo(page, base_url, "midgame")
     rows = page.evaluate(
         """(async () => {
-            const h = await import('/help.js');
-            const fx = await (await fetch('/fixtures/midgame.json')).json();
-            const ul = h.sheetLegend(fx.sheet, 'en');
-            return [...ul.querySelectorAll('.legend-row')].map((r) => r.querySelector(':scope > span').textContent);
+            const { h, render } = await import('/ui.js');
+            const { sheetLegend } = await import('/play/dice_charmers/help.js');
+            const box = document.createElement('div');
+            render(sheetLegend(window.__fixture.sheet, 'en'), box);
+            return [...box.querySelectorAll('.legend-row')].map((r) => r.querySelector(':scope > span').textContent);
         })()"""
     )
     assert "Temple" in rows and "Tea" in rows and "Palace: Great Mogul" in rows

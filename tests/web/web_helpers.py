@@ -21,25 +21,51 @@ __all__ = ["CHROMIUM", "CHROMIUM_ARGS"]
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "client_web"
+GAMES = ROOT / "games"
+GAME = GAMES / "dice_charmers" / "web"  # the Dice Charmers' drawing, served at /play/dice_charmers/
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
+    """client_web/ at "/" and each game's web/ folder at /play/<id>/, as `rajas serve` lays them out (unversioned)."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+    }
+
+    def translate_path(self, path: str) -> str:
+        parts = path.split("?", 1)[0].split("/")
+        if len(parts) > 3 and parts[1] == "play" and (GAMES / parts[2] / "web").is_dir():
+            return str(GAMES / parts[2] / "web" / "/".join(parts[3:]))
+        return super().translate_path(path)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
+def catalogue(path: Path) -> dict[str, str]:
+    """The words of one catalogue file (client_web/i18n/<lang>.js, games/<id>/web/i18n/<lang>.js): key -> label."""
+    import json
+    import re
+
+    return {k: json.loads(v) for k, v in re.findall(r'^  (\w+): ("(?:[^"\\]|\\.)*"),$', path.read_text(), re.M)}
+
+
 def open_demo(page: Any, base_url: str, fixture: str, lang: str = "en") -> None:
-    page.goto(f"{base_url}/demo.html?fixture={fixture}&lang={lang}")
+    page.goto(f"{base_url}/play/dice_charmers/demo.html?fixture={fixture}&lang={lang}")
     page.wait_for_function("window.__ready === true", timeout=10_000)
 
 
 @contextmanager
 def rajas_serve(log_name: str = "web-server.log", env: dict[str, str] | None = None) -> Iterator[str]:
     """A real `rajas serve` (in-memory rooms) on a free port, serving this checkout's client_web/; its URL.
-    Its output goes to tests/artifacts/`log_name`; `env` adds RAJAS_* settings."""
+    Its output goes to tests/artifacts/`log_name` (under pytest-xdist, with the worker's name in it: each
+    worker runs servers of its own); `env` adds RAJAS_* settings."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        log_name = f"{Path(log_name).stem}-{worker}{Path(log_name).suffix}"
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])

@@ -13,11 +13,13 @@ What each private override buys (docs/benchmarks.md has the measured table), and
 
 - frames cut and read by `DirectProtocol.data_received` (fast.py): no websockets generator parser and Frame
   per message, and messages reach the inbox without uvicorn's queue, a task switch and a pause/resume of
-  reading per message. Needed by: control frames (pings, pongs) counted against RAJAS_RATE.
+  reading per message. Needed by: control frames (pings, pongs) counted against RAJAS_RATE, nothing of a closed
+  connection read but its close frame (RAJAS_CLOSE_TIMEOUT), a frame dribbled a byte at a time read once.
 - whole frames written by `Socket.write` (base.py; fast.py keeps its fields): a broadcast frames a message
   once and writes the same bytes to every socket, with no `send` coroutine per socket.
 - the keepalive ping written by `send_keepalive_ping` (fast.py): no websockets general framing per ping.
-- `GuardedHttp` (http.py): needed by RAJAS_HANDSHAKE_TIMEOUT (408) and RAJAS_MAX_HEAD answered 431
+- `GuardedHttp` (http.py): needed by RAJAS_HANDSHAKE_TIMEOUT (408), RAJAS_MAX_HEAD answered 431 and
+  RAJAS_HTTP_CONNS_PER_ADDRESS
   (the standard transport bounds the head by uvicorn's h11 setting, answered 400, and has no deadline).
 - `_resume` (base.py, Python 3.11 only): a send or a message handled in the caller without a task switch;
   on 3.12+ asyncio's eager tasks do the same through a public API.
@@ -36,7 +38,9 @@ from rajas.server.edge.transport.base import Send, Socket
 from rajas.server.edge.transport.standard import receive_loop
 
 if TYPE_CHECKING:  # (connection.py and inbox.py import this package's base: no import at run time)
-    from rajas.server.edge.connection import Conn, Limits
+    from rajas.server.budget import Ledger
+    from rajas.server.config import ServeSettings
+    from rajas.server.edge.connection import Conn
     from rajas.server.edge.inbox import Handler
     from starlette.types import Receive
 
@@ -71,15 +75,18 @@ def choose(mode: str | None = None) -> str:
     return FAST
 
 
-def uvicorn_options(mode: str, limits: Limits, refused: Callable[[str], None] | None) -> dict[str, Any]:
-    """uvicorn.Config's protocol settings for a transport (from `choose`)."""
+def uvicorn_options(
+    mode: str, settings: ServeSettings, refused: Callable[..., None] | None, ledger: Ledger | None = None
+) -> dict[str, Any]:
+    """uvicorn.Config's protocol settings for a transport (from `choose`); `ledger` holds the HTTP connections
+    per address (the fast transport's)."""
     global _fast
     if mode == FAST:
         from rajas.server.edge.transport import fast, http
 
         _fast = fast
-        return {"http": http.guarded_http(limits, refused), "ws": fast.DirectProtocol}
-    return {"http": "h11", "ws": "websockets-sansio", "h11_max_incomplete_event_size": limits.max_head}
+        return {"http": http.guarded_http(settings, refused, ledger), "ws": fast.DirectProtocol}
+    return {"http": "h11", "ws": "websockets-sansio", "h11_max_incomplete_event_size": settings.max_head}
 
 
 class Link:

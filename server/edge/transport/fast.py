@@ -7,12 +7,18 @@ fails on the same list.
 uvicorn passes each message through a queue to the app's task: a task switch and a pause and resume of the
 socket (two system calls) per message. `DirectProtocol` hands a message to the inbox as soon as it is read,
 and reads the frames clients send most (small, whole, masked text or binary frames) itself.
+
+Two budgets of a connection hold here, in every state of it: a frame that arrives a byte at a time costs time
+linear in its size (the start of a frame is kept until the whole of it is there, not re-read with each byte), and
+a connection the node closed costs nothing more (nothing it sends is parsed or answered but its close frame, and
+only its first few frames are looked at; RAJAS_CLOSE_TIMEOUT later the socket is closed).
 """
 
 from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -32,12 +38,13 @@ from rajas.server.edge.transport.base import Send, Socket
 BORROWED: dict[str, tuple[str, ...]] = {
     "uvicorn WebSocketsSansIOProtocol methods": (
         "data_received", "send_receive_event_to_app", "handle_pong", "handle_events", "handle_parser_exception",
-        "connection_made", "pause_writing", "resume_writing", "send_keepalive_ping", "keepalive_timeout",
-        "schedule_ping", "send",
+        "connection_made", "connection_lost", "pause_writing", "resume_writing", "send_keepalive_ping",
+        "keepalive_timeout", "schedule_ping", "send",
     ),
     "uvicorn WebSocketsSansIOProtocol attributes": (
         "handshake_initiated", "conn", "frames", "curr_msg_data_type", "close_sent", "ping_timer", "pong_timer",
-        "pending_ping_payload", "ping_sent_at", "ping_timeout", "queue", "loop", "transport",
+        "pending_ping_payload", "ping_sent_at", "ping_timeout", "queue", "loop", "transport", "close_timer",
+        "close_timeout",
     ),
     "websockets ServerProtocol attributes": ("state", "max_message_size", "current_size", "parser_exc", "extensions"),
     "websockets ServerProtocol methods": ("receive_data", "send_close"),
@@ -48,6 +55,22 @@ OPEN = State.OPEN
 TEXT_FINAL, BINARY_FINAL = 0x81, 0x82  # first byte of an unfragmented data frame with no extension bits
 PING_FINAL, PONG_FINAL, CLOSE_FINAL = 0x89, 0x8A, 0x88
 PING_HEAD = bytes((0x89, 4))  # a ping frame from the server: final, unmasked, a 4-byte payload
+# What of a closed connection is looked at for the client's close frame (a well-behaved client sends it at once,
+# behind at most a few frames already on their way); past either, reading stops.
+AFTER_CLOSE, AFTER_CLOSE_FRAMES = 65536, 16
+
+
+def _needed(rest: bytes | bytearray) -> int:
+    """How many bytes the frame that `rest` starts needs before it can be read (its header, then all of it)."""
+    if len(rest) < 2:
+        return 2
+    n = rest[1] & 0x7F
+    head = 6 if n < 126 else 8 if n == 126 else 14
+    if len(rest) < head - 4:
+        return head - 4
+    if n >= 126:
+        n = rest[2] << 8 | rest[3] if head == 8 else int.from_bytes(rest[2:10], "big")
+    return head + n
 
 
 class DirectProtocol(WebSocketsSansIOProtocol):
@@ -63,27 +86,53 @@ class DirectProtocol(WebSocketsSansIOProtocol):
 
     inbox: Inbox | None = None
     session_conn: Conn | None = None  # the app's connection: its message rate covers the frames read here too
+    refused: Callable[..., None] | None = None  # counts frames dropped after a close (Metrics.limit_refusals.inc)
     _direct = True  # frames are cut here (until one is handed over for good)
-    _rest = b""  # the start of a frame not yet whole
+    _rest: bytes | bytearray = b""  # the start of a frame not yet whole (a bytearray while it grows)
+    _need = 0  # bytes `_rest` needs before its frame can be read
+    _after_close = -1  # bytes looked at since the node closed the connection, or -1: not closed
+    _dropped = 0  # frames dropped unread since then
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.socket = Socket()  # (first: the base class's __init__ sets close_sent)
         super().__init__(*args, **kwargs)
+        # The node's settings ride on uvicorn's Config (serve.uvicorn_config): the close timeout (uvicorn's own
+        # close_timeout, the wait for a client's close, is set to it too) and the counter of dropped frames.
+        config = kwargs.get("config")
+        self.close_timeout = float(getattr(config, "rajas_close_timeout", self.close_timeout))
+        self.refused = getattr(config, "rajas_refused", None)
 
     def data_received(self, data: bytes) -> None:
         # The first call brings the upgrade request (uvicorn hands it over as a whole): websockets reads it.
-        if not self._direct or not self.handshake_initiated:
+        if not self.handshake_initiated:
             super().data_received(data)
             return
-        buf = self._rest + data if self._rest else data
-        self._rest = b""
+        client = self.session_conn
+        if self._after_close >= 0 or self.close_sent or (client is not None and client.closed):
+            self._closed_read(data)
+            return
+        if not self._direct:
+            super().data_received(data)
+            return
+        rest = self._rest
+        if rest:
+            # A frame arriving in pieces: kept growing (amortised linear) until it is whole, then read once.
+            if not isinstance(rest, bytearray):
+                rest = self._rest = bytearray(rest)
+            rest += data
+            if len(rest) < self._need:
+                return
+            buf = bytes(rest)
+            self._rest = b""
+        else:
+            buf = data
         if self.inbox is not None:
             self.inbox.new_read()
         conn = self.conn
         i, end = 0, len(buf)
         while end - i >= 2:
             if conn.state is not OPEN:
-                self._hand_over(buf[i:])
+                self._closed_read(buf[i:])
                 return
             first, second = buf[i], buf[i + 1]
             n = second & 0x7F
@@ -138,8 +187,54 @@ class DirectProtocol(WebSocketsSansIOProtocol):
                     return
                 self.handle_events()
             i = stop
+            client = self.session_conn
+            if self.close_sent or (client is not None and client.closed):
+                self._closed_read(buf[i:])  # (closed by what this read brought: the rest is not read)
+                return
         if i < end:
             self._rest = buf[i:]  # at most one frame, of up to the transport's limit
+            self._need = _needed(self._rest)
+
+    def _closed_read(self, data: bytes) -> None:
+        """Bytes from a connection the node closed: looked at only for the client's close frame (which ends the
+        closing handshake), the first AFTER_CLOSE of them or AFTER_CLOSE_FRAMES frames; nothing else is parsed or
+        answered. Past those, the socket is not read any more, and RAJAS_CLOSE_TIMEOUT after the close it is
+        closed."""
+        transport = self.transport
+        if self._after_close < 0:
+            self._after_close = 0
+            self._rest = b""
+            if self.close_timer is None and not transport.is_closing():
+                self.close_timer = self.loop.call_later(self.close_timeout, transport.close)
+        if transport.is_closing() or self._after_close > AFTER_CLOSE:
+            return
+        self._after_close += len(data)
+        buf = self._rest + data if self._rest else data
+        self._rest = b""
+        i, end = 0, len(buf)
+        while end - i >= 2:
+            need = _needed(buf[i : i + 14])
+            if end - i < need:
+                break
+            if buf[i] == CLOSE_FINAL and self.conn.state is not State.CLOSED:
+                self.conn.receive_data(buf[i : i + need])
+                self.handle_events()  # (our close answered: the handshake is over and the socket closed)
+                return
+            self._dropped += 1
+            i += need
+            if self._dropped >= AFTER_CLOSE_FRAMES:
+                self._after_close = AFTER_CLOSE + 1
+                break
+        if self._after_close > AFTER_CLOSE:
+            transport.pause_reading()  # (nothing more is read: the client's data waits in its own buffers)
+        elif i < end:
+            self._rest = buf[i:]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._dropped and self.refused is not None:
+            self.refused("after_close", self._dropped)
+            self._dropped = 0
+        super().connection_lost(exc)
 
     def _hand_over(self, rest: bytes) -> None:
         self._direct = False

@@ -1,8 +1,9 @@
-"""The request deadline and the head's size limit, on uvicorn's httptools protocol: uvicorn has no public
-setting for either. These override methods of `HttpToolsProtocol` and read its `cycle`, `loop` and
-`transport` (`BORROWED`; tests/security/test_transport_contract.py checks them). The standard transport
-does without: uvicorn's h11 protocol bounds a head by its public `h11_max_incomplete_event_size`, and a
-half-sent request is not timed out (docs/security.md)."""
+"""The request deadline, the head's size limit and the open HTTP connections per client address, on uvicorn's
+httptools protocol: uvicorn has no public setting for any of them. These override methods of `HttpToolsProtocol`
+and read its `cycle`, `loop` and `transport` (`BORROWED`; tests/security/test_transport_contract.py checks them).
+The standard transport does without: uvicorn's h11 protocol bounds a head by its public
+`h11_max_incomplete_event_size`, and neither is a half-sent request timed out nor are connections per address
+counted (docs/security.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,15 @@ import asyncio
 import json
 from collections.abc import Callable
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
-from rajas.server.edge.connection import Limits
+from rajas.server.budget import Held, Refusal, Who
+from rajas.server.edge.forwarded import Addresses
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+if TYPE_CHECKING:
+    from rajas.server.budget import Ledger
+    from rajas.server.config import ServeSettings
 
 BORROWED: dict[str, tuple[str, ...]] = {
     "uvicorn HttpToolsProtocol methods": (
@@ -34,15 +41,19 @@ def _response(status: int, code: str, message: str) -> bytes:
     return head.encode() + b"connection: close\r\n\r\n" + body
 
 
-def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[HttpToolsProtocol]:
+def guarded_http(
+    limits: ServeSettings, refused: Callable[..., None] | None, ledger: Ledger | None = None
+) -> type[HttpToolsProtocol]:
     """uvicorn's HTTP protocol with what it lacks: a deadline for each request (head and body, or the
-    websocket upgrade request) from its first byte, or from the connection's opening, and a ceiling on a
-    request head's bytes. Without them a half-sent request holds its socket for ever, and with enough of
-    them the node runs out of file descriptors and real clients are refused."""
+    websocket upgrade request) from its first byte, or from the connection's opening, a ceiling on a
+    request head's bytes, and on the connections one client address holds open (the `http_connections` budget
+    of `ledger`; a trusted proxy's are its own to limit). Without them a half-sent request holds its socket for
+    ever, and with enough of them the node runs out of file descriptors and real clients are refused."""
     timeout, max_head = limits.handshake_timeout, limits.max_head
     max_read = max_head + limits.max_body  # what a whole request may bring in one read before its head is done
     timed_out = _response(408, "request_timeout", f"a request must arrive whole within {timeout:g} s")
     too_large = _response(431, "too_large", f"a request's line and headers are at most {max_head} bytes")
+    proxies = Addresses(limits.forwarded_allow_ips)
 
     class HeadTooLarge(Exception):
         pass
@@ -53,14 +64,28 @@ def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[
         _read = 0  # bytes read while waiting for it (a header is only handed over whole: this bounds one)
         _head = 0  # bytes of its line and headers
         _lingering = -1  # bytes read and dropped since a refusal, or -1: not refused
+        _held: Held | None = None  # this connection, held in its client address's budget
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()
+            peer = transport.get_extra_info("peername")
+            host = peer[0] if isinstance(peer, tuple) and peer else None
+            if ledger is not None and host not in proxies:
+                try:
+                    self._held = ledger.hold("http_connections", Who.of(host).keys())
+                except Refusal as e:
+                    self._refuse("", _response(429, e.code, e.message))
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            self._release()
             super().connection_lost(exc)
+
+        def _release(self) -> None:
+            if ledger is not None and self._held is not None:
+                ledger.release(self._held)
+                self._held = None
 
         def data_received(self, data: bytes) -> None:
             if self._lingering >= 0:
@@ -106,6 +131,7 @@ def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[
 
         def handle_websocket_upgrade(self) -> None:
             self._disarm()
+            self._release()  # (a websocket is held in the `connections` budget from here: server/app.py)
             super().handle_websocket_upgrade()
 
         def _arm(self) -> None:
@@ -131,7 +157,7 @@ def guarded_http(limits: Limits, refused: Callable[[str], None] | None) -> type[
 
         def _refuse(self, limit: str, response: bytes) -> None:
             self._disarm()
-            if refused is not None:
+            if refused is not None and limit:
                 refused(limit)
             self.transport.write(response)
             if not self.transport.can_write_eof():
