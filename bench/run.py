@@ -256,6 +256,10 @@ def _ratios(ours: dict[str, Any], bare: dict[str, Any]) -> dict[str, float | Non
 
 def bench(s: BenchSettings) -> dict[str, Any]:
     s.check()
+    if s.spectators > 0:  # the watched final: a scenario of its own (bench/crowd.py)
+        from .crowd import run_crowd
+
+        return {"command": " ".join(["rajas", *sys.argv[1:]]), "settings": asdict(s), "crowd": run_crowd(s)}
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     report: dict[str, Any] = {

@@ -32,9 +32,18 @@ class BenchSettings:
     # The baseline's frames: 2,000-byte binary ones, or text of the mean size of the updates our clients got in
     # the same pair (a bare server relaying the browser's text as it is).
     bare_text: bool = False
+    # The watched final (bench/crowd.py): one room of 5 players and this many spectators, JSON text clients as the
+    # browser, behind nginx; 0 runs the rooms above instead.
+    spectators: int = 0
+    other_rooms: int = 10  # (--spectators) ordinary rooms of 5 players + 2 spectators on the same nodes
+    join_concurrency: int = 50  # (--spectators) joins in flight per load process
+    probes: int = 20  # (--spectators) single joins timed at the start and at the end of the crowd
+    restart: int = 0  # (--spectators) nodes killed and started again after the window, the crowd coming back
 
     def check(self) -> None:
         """Refuses settings that cannot run, before anything starts."""
+        if self.spectators > 0:
+            self._check_crowd()
         if self.nodes < 1 or (self.nodes > 1 and self.store != "redis"):
             raise BenchSetupError("--nodes > 1 needs --store redis (nodes share rooms only through Redis)")
         if self.pin and (self.nodes > 1 or (os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity")):
@@ -43,3 +52,13 @@ class BenchSettings:
             raise BenchSetupError("--workers, --repeat at least 1; --seconds above 0; --rooms, --rate not negative")
         if self.bare_text and not self.baseline:
             raise BenchSetupError("--bare-text is about the baseline: not with --no-baseline")
+
+    def _check_crowd(self) -> None:
+        if self.pin or self.idle or self.repeat > 1:
+            raise BenchSetupError("--spectators runs nodes, nginx and its own load: not with --pin, --idle or --repeat")
+        if self.restart and self.store != "redis":
+            raise BenchSetupError("--restart needs --store redis (a node's rooms live on only in Redis)")
+        if not 0 <= self.restart <= self.nodes:
+            raise BenchSetupError("--restart: how many of the --nodes to restart (0 to --nodes)")
+        if self.rate <= 0 or self.other_rooms < 0 or self.join_concurrency < 1 or self.probes < 1:
+            raise BenchSetupError("--spectators: --rate above 0, --join-concurrency and --probes at least 1")

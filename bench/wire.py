@@ -72,6 +72,7 @@ class LeanSocket(asyncio.Protocol):
         self.closed = False
         self.close_code: int | None = None
         self.frames = 0  # data frames received
+        self.on_close: Callable[[], None] | None = None  # told once when the connection ends (a client reconnects)
 
     # ---- asyncio.Protocol ---------------------------------------------------------------------------------
 
@@ -225,6 +226,8 @@ class LeanSocket(asyncio.Protocol):
             self._open.set_exception(exc or ConnectionClosedError("closed during the handshake"))
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
+        if self.on_close is not None:
+            self.on_close()
 
     def _fail(self, exc: BaseException) -> None:
         self._closed(exc)

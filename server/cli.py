@@ -168,6 +168,11 @@ def _bench(args: argparse.Namespace) -> int:
         repeat=args.repeat,
         clients=args.clients,
         bare_text=args.bare_text,
+        spectators=args.spectators,
+        other_rooms=args.other_rooms,
+        join_concurrency=args.join_concurrency,
+        probes=args.probes,
+        restart=args.restart,
     )
     try:
         with progress("benchmark (servers, clients, measured windows)", None, not args.json):
@@ -254,6 +259,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the baseline relays text frames of the mean size of the updates our clients got (else 2,000-byte binary)",
     )
+    crowd = bench.add_argument_group("the watched final: one room, a crowd of spectators behind nginx (bench/crowd.py)")
+    crowd.add_argument("--spectators", type=int, default=0, help="spectators of one room of 5 players (0: --rooms)")
+    crowd.add_argument("--other-rooms", type=int, default=10, help="ordinary rooms on the same nodes meanwhile")
+    crowd.add_argument("--join-concurrency", type=int, default=50, help="joins in flight per load process")
+    crowd.add_argument("--probes", type=int, default=20, help="single joins timed at the start and at the end")
+    crowd.add_argument("--restart", type=int, default=0, help="nodes killed and started again after the window")
     bench.add_argument("--json", action="store_true", help="one JSON object on one line (no progress, no table)")
     bench.set_defaults(func=_bench)
 

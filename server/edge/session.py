@@ -230,7 +230,7 @@ class Session:
 
     async def join(self, msg: Join) -> dict[str, Any]:
         code, via_watch = await self.hub.resolve(msg.room)
-        room = await self.hub.load(code, fresh=True)
+        room = await self.hub.newest(code)  # (a crowd joining reads the version, not the whole record, each time)
         role = "spectator" if via_watch else msg.role
         host_token = msg.host_token
         if host_token is not None and host_token != room.host_token:

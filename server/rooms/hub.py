@@ -35,6 +35,13 @@ log = logging.getLogger("rajas.server")
 COMMIT_TRIES = 8
 LISTED = 100  # rooms one GET /api/rooms lists at most (the newest public rooms in the lobby)
 MILESTONES = frozenset(("game_starting", "game_over", "bot_took_over", "clock_expired"))  # events that are logged
+# Seconds between two presence frames of one room from one node: a crowd arriving (or coming back after a node
+# restart) changes the counts hundreds of times a second, and a frame to every socket per change made each join
+# cost as much as the room was big.
+PRESENCE_EVERY = 1.0
+# Sockets one frame is written to before the event loop may serve something else: the fan-out of a room of
+# thousands is cut into slices of about a millisecond each, so other rooms' decisions are not held up behind it.
+FANOUT_SLICE = 256
 
 
 class Member(Protocol):
@@ -120,7 +127,16 @@ class LocalRoom:
         self.newest = 0  # newest version seen on the channel
         self.lock = RoomLock()
         self.conns: set[Member] = set()
+        self.seated: set[Member] = set()  # the players' connections among them (a fan-out reaches them first)
         self.counts: Mapping[str, int] = EMPTY  # presence: read-only, replaced when it changes
+        # The counts of the newest presence message, in the channel's order: what clients are shown (an update, a
+        # snapshot, a presence frame). `counts` is also set from the store's answer to this node's own change, which
+        # may come after a newer message: shown, it would stick until the next change.
+        self.heard: Mapping[str, int] = EMPTY
+        self.presence_timer: asyncio.TimerHandle | None = None  # a presence frame waiting for its turn
+        self.presence_sent = -PRESENCE_EVERY  # (monotonic time of the last presence frame)
+        self.outbox: deque[Fanout] = deque()  # frames still going out to the sockets of a big room, oldest first
+        self.pumping: asyncio.Handle | None = None  # the outbox's next slice, when one is due
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.bots: dict[tuple[str, int], Any] = {}  # (match seed, seat) -> its bot
         self.driving = False
@@ -150,20 +166,55 @@ class LocalRoom:
 
 
 class Snapshots:
-    """The snapshots of one room version for one set of presence counts and chat lines: per audience, the frame
-    with the components and the frame without, made when first asked for and shared by every connection."""
+    """The snapshots of one room version, its chat lines and its connected seats: per audience, the frame with the
+    components and the frame without, made when first asked for and shared by every connection.
 
-    __slots__ = ("chat", "chat_seen", "counts", "frames", "recent", "room")
+    The spectators' count they show is the one of when they were made, at most `PRESENCE_EVERY` old: a crowd
+    joining shares one snapshot a second instead of making one per arrival (each arrival changes the count), and
+    the presence frame every arrival causes brings each of them the count as it is now."""
+
+    __slots__ = ("chat", "chat_seen", "connected", "counts", "frames", "made", "recent", "room")
 
     def __init__(
         self, room: Room, counts: Mapping[str, int], chat_seen: int, recent: list[Any], chat: dict[str, Any]
     ) -> None:
         self.room = room
         self.counts = counts
+        self.connected = _seats_on(counts)
+        self.made = time.monotonic()
         self.chat_seen = chat_seen
         self.recent = recent
         self.chat = chat
         self.frames: dict[tuple[Audience, bool], Frame] = {}
+
+    def shows(self, room: Room, counts: Mapping[str, int], chat_seen: int) -> bool:
+        """Whether this snapshot still shows the room as it is (the spectators' count may be a second old)."""
+        if self.room is not room or self.chat_seen != chat_seen:
+            return False
+        if self.counts is counts:
+            return True
+        return time.monotonic() - self.made < PRESENCE_EVERY and self.connected == _seats_on(counts)
+
+
+class Fanout:
+    """One frame on its way to the sockets of a big room, a slice at a time: the sockets it is for (the
+    players' first, then the spectators'), how far it got, and per seat the frames of a game that hides things."""
+
+    __slots__ = ("at", "conns", "everyone", "frames", "room", "seated")
+
+    def __init__(
+        self, everyone: Frame, frames: dict[Audience, Frame] | None, room: Room | None, conns: list[Member], seated: int
+    ) -> None:
+        self.everyone = everyone
+        self.frames = frames
+        self.room = room
+        self.conns = conns
+        self.seated = seated  # conns[:seated] are players' connections
+        self.at = 0
+
+
+def _seats_on(counts: Mapping[str, int]) -> frozenset[str]:
+    return frozenset(connected_seats(counts))
 
 
 def _key(conn: Member) -> str:
@@ -220,6 +271,7 @@ class Hub:
         for lr in self.rooms.values():
             for t in lr.timers.values():
                 t.cancel()
+            _stand_down(lr)
         for t in list(self._tasks):
             t.cancel()
 
@@ -307,6 +359,7 @@ class Hub:
         if lr.conns or lr.timers or lr.driving or self.rooms.get(lr.code) is not lr:
             return
         del self.rooms[lr.code]
+        _stand_down(lr)
         if lr.listener is not None:
             await self.store.unsubscribe(lr.code, lr.listener)
 
@@ -370,7 +423,7 @@ class Hub:
         if new.state is not room.state:
             new.shown = new.v
         now = time.time()
-        frames = views.updates(lr.views, new, room, change.events, lr.counts, now)
+        frames = views.updates(lr.views, new, room, change.events, lr.heard, now)
         # (An in-process store hands the update to this node alone, which delivers its own commits at once: it is
         # packed only if asked for. The record is packed when read: never, mostly, with that store.)
         message: Packed = Lazy(partial(views.published, new.v, change.events, frames))
@@ -426,12 +479,10 @@ class Hub:
         kind = obj.get("type")
         if kind == "_presence":
             got = obj["counts"]
-            counts = lr.counts = FrozenDict(got) if isinstance(got, dict) else EMPTY  # (Lua packs {} as a list)
-            frame = Frame({"type": "presence", "connected": connected_seats(counts),
-                           "spectators": counts.get(SPECTATORS, 0)})  # fmt: skip
-            self._broadcast(lr, frame)
+            lr.counts = lr.heard = FrozenDict(got) if isinstance(got, dict) else EMPTY  # (Lua packs {} as a list)
             for observer in self.observers:
                 observer.presence(lr)
+            self._presence_soon(lr)
             return
         if kind == "chat" or kind == "chat_rules":  # (not versioned: the room's history is untouched)
             lr.chat_seen += 1
@@ -455,15 +506,10 @@ class Hub:
         if not own and lr.room is not None and lr.room.v < v:
             for observer in self.observers:
                 observer.foreign(lr)
-        if len(frames) == 1:
-            self._broadcast(lr, frames[None])
-        else:
-            room = lr.room
-            everyone = frames[None]
-            for conn in lr.conns:
-                seat = views.audience_of(room, conn.role, conn.seat_id) if room is not None else None
-                conn.push(frames.get(seat, everyone))
+        self._broadcast(lr, frames[None], frames if len(frames) > 1 else None)
         self.metrics.updates.inc(by=len(lr.conns))
+        if any(e["type"] == "kicked" or e["type"] in SEAT_ENDS for e in events):
+            self._drain(lr)  # (the update that removed a seat reaches its connection before the notice)
         for e in events:
             if e["type"] == "kicked":
                 for conn in list(lr.conns):
@@ -477,10 +523,85 @@ class Hub:
                         conn.send(notice)
                         self.spawn(self.detach(conn))
 
+    def _broadcast(self, lr: LocalRoom, everyone: Frame, frames: dict[Audience, Frame] | None = None) -> None:
+        """Sends a frame (per seat: `frames`, in a game that hides things) to every connection of the room here.
+        Its bytes are made once (`Frame.wire`); per socket there is only the write. A room of more than
+        FANOUT_SLICE sockets gets it a slice at a time, in order behind the frames still going out."""
+        conns = lr.conns
+        if len(conns) <= FANOUT_SLICE and not lr.outbox:
+            if frames is None:
+                for conn in conns:  # (push never adds or removes a room's connection)
+                    conn.push(everyone)
+                return
+            room = lr.room
+            for conn in conns:
+                seat = views.audience_of(room, conn.role, conn.seat_id) if room is not None else None
+                conn.push(frames.get(seat, everyone))
+            return
+        # The players' connections first: the update a player's decision made goes out in the same write as the
+        # reply to it (Conn.cork), as in a small room.
+        seated = list(lr.seated)
+        lr.outbox.append(Fanout(everyone, frames, lr.room, seated + list(conns - lr.seated), len(seated)))
+        if lr.pumping is None:
+            self._pump(lr)
+
+    def _pump(self, lr: LocalRoom) -> None:
+        """Writes the outbox's next FANOUT_SLICE frames, and comes back on the event loop's next turn for the rest."""
+        lr.pumping = None
+        self._write_out(lr, FANOUT_SLICE)
+        if lr.outbox:
+            lr.pumping = asyncio.get_running_loop().call_soon(self._pump, lr)
+
+    def _drain(self, lr: LocalRoom) -> None:
+        """Every frame of the outbox written now."""
+        if lr.pumping is not None:
+            lr.pumping.cancel()
+            lr.pumping = None
+        while lr.outbox:
+            self._write_out(lr, FANOUT_SLICE)
+
     @staticmethod
-    def _broadcast(lr: LocalRoom, frame: Frame) -> None:
-        for conn in lr.conns:  # (push never adds or removes a room's connection)
-            conn.push(frame)
+    def _write_out(lr: LocalRoom, left: int) -> None:
+        """Writes up to `left` frames of the outbox, oldest first."""
+        outbox, members = lr.outbox, lr.conns
+        while outbox and left > 0:
+            job = outbox[0]
+            conns, everyone, frames, room = job.conns, job.everyone, job.frames, job.room
+            start = job.at
+            end = min(len(conns), start + left)
+            for i in range(start, end):
+                conn = conns[i]
+                if conn not in members:  # (gone since: left the room, or detached to join again)
+                    continue
+                if frames is None or i >= job.seated or room is None:
+                    conn.push(everyone)
+                else:
+                    conn.push(frames.get(views.audience_of(room, conn.role, conn.seat_id), everyone))
+            left -= end - start
+            job.at = end
+            if end == len(conns):
+                outbox.popleft()
+
+    def _presence_soon(self, lr: LocalRoom) -> None:
+        """The room's presence changed: its clients here are told at most once per PRESENCE_EVERY, with the counts
+        as they are by then (one frame for every change meanwhile). A small room is told at once after a quiet
+        second; a big one at the end of the second, never in the middle of the join or leave that changed it."""
+        if lr.presence_timer is not None:
+            return
+        wait = lr.presence_sent + PRESENCE_EVERY - time.monotonic()
+        if wait <= 0 and len(lr.conns) <= FANOUT_SLICE:
+            self._send_presence(lr)
+        else:
+            wait = wait if wait > 0 else PRESENCE_EVERY
+            lr.presence_timer = asyncio.get_running_loop().call_later(wait, self._send_presence, lr)
+
+    def _send_presence(self, lr: LocalRoom) -> None:
+        lr.presence_timer = None
+        lr.presence_sent = time.monotonic()
+        counts = lr.heard
+        frame = Frame({"type": "presence", "connected": connected_seats(counts),
+                       "spectators": counts.get(SPECTATORS, 0)})  # fmt: skip
+        self._broadcast(lr, frame)
 
     # ---- connections and presence ------------------------------------------------------------------------
 
@@ -496,7 +617,12 @@ class Hub:
         async with lr.lock:
             room = await self.load(code)
             frame = await self.snapshot_frame(lr, room, have, conn)
+            while lr.delivered > room.v:  # another node's update went out while the snapshot was made: it is behind
+                room = await self.load(code)
+                frame = await self.snapshot_frame(lr, room, have, conn)
             lr.conns.add(conn)
+            if role == "player":
+                lr.seated.add(conn)
             lr.held[conn.cid] = room.components.digest
             conn.push(frame)
         lr.counts = FrozenDict(await self.store.presence(code, _key(conn), +1))
@@ -515,6 +641,7 @@ class Hub:
         if lr is None or conn not in lr.conns:
             return
         lr.conns.discard(conn)
+        lr.seated.discard(conn)
         lr.held.pop(conn.cid, None)
         try:
             lr.counts = FrozenDict(await self.store.presence(code, key, -1))
@@ -529,14 +656,15 @@ class Hub:
 
     async def snapshot_frame(self, lr: LocalRoom, room: Room, have: str | None, conn: Member) -> Frame:
         """The snapshot of `room` for `conn`'s audience as a frame, without the components when the client holds
-        them (`have` is their digest). Made once per room version, presence counts and chat, then shared."""
+        them (`have` is their digest). Made once per room version, chat line and set of connected seats (and at
+        most once a second for the spectators' count: `Snapshots`), then shared."""
         snap = lr.snap
-        if snap is None or snap.room is not room or snap.counts is not lr.counts or snap.chat_seen != lr.chat_seen:
+        if snap is None or not snap.shows(room, lr.heard, lr.chat_seen):
             chat_seen = lr.chat_seen
             got_recent = [e for e in (unpack(raw) for raw in await self.store.recent(lr.code)) if e["v"] <= room.v]
             lines, open_to_spectators = await self.store.chat.read(lr.code)
             chat = {"spectators": open_to_spectators, "lines": [unpack(line) for line in lines]}
-            snap = lr.snap = Snapshots(room, lr.counts, chat_seen, got_recent, chat)
+            snap = lr.snap = Snapshots(room, lr.heard, chat_seen, got_recent, chat)
         else:
             self.metrics.snapshots_shared.inc()
         audience = views.audience_of(room, conn.role, conn.seat_id)
@@ -560,6 +688,17 @@ class Hub:
                 conn.push(await self.snapshot_frame(lr, room, held.get(conn.cid), conn))
                 held[conn.cid] = room.components.digest
         log.info("missed updates: snapshot resent", extra={"event": "resync", "room": lr.code, "v": room.v})
+
+
+def _stand_down(lr: LocalRoom) -> None:
+    """A room this node lets go of: no presence frame or fan-out slice of it is still to come."""
+    if lr.presence_timer is not None:
+        lr.presence_timer.cancel()
+        lr.presence_timer = None
+    if lr.pumping is not None:
+        lr.pumping.cancel()
+        lr.pumping = None
+    lr.outbox.clear()
 
 
 def _fixed(lr: LocalRoom, room: Room) -> bytes:

@@ -130,3 +130,31 @@ def test_the_json_generators_eyes_read_status_and_pending_as_a_full_decode_would
         assert eyes_view_json(text) == (full["room"]["status"], full["game"]["pending"])
         assert head_json(text) == ("update", room.v)
     assert eyes_view_json(to_json({"type": "reply", "id": 1}).encode()) == (None, None)
+
+
+@pytest.mark.slow
+def test_the_watched_final_measures_joins_updates_and_a_crowd_coming_back_after_a_node_restart() -> None:
+    """`rajas bench --spectators N` end to end, tiny: nginx in front of two nodes on Redis, one restarted."""
+    s = BenchSettings(spectators=120, nodes=2, store="redis", other_rooms=1, seconds=2.0, probes=2, restart=1,
+                      workers=1, join_concurrency=20)  # fmt: skip
+    crowd = bench(s)["crowd"]
+    assert crowd["one_join_at_start"]["spectators"] == 100 and crowd["one_join_at_end"]["spectators"] == 120
+    assert crowd["one_join_at_start"]["join"]["n"] == 2 and crowd["one_join_ratio_end_to_start"] is not None
+    assert crowd["crowd_join"]["spectators"] == 20 and crowd["crowd_join"]["join"]["n"] == 20
+    updates = crowd["updates"]
+    assert updates["decisions"] >= 1 and updates["deliveries"] == updates["expected"] == 120 * updates["decisions"]
+    assert crowd["other_rooms_updates"]["n"] > 0
+    end = crowd["end"]
+    assert end["nothing_lost"], end  # every spectator back, at the room's version, shown 120; no update skipped
+    restart = crowd["restart"]
+    assert restart["nothing_lost"] and restart["reconnects"] > 0 and 0 < restart["settled_seconds"] < 60
+    assert restart["updates_after_settling"]["deliveries"] == restart["updates_after_settling"]["expected"]
+
+
+def test_the_watched_finals_flags_that_do_not_go_together_are_refused() -> None:
+    with pytest.raises(BenchSetupError, match="--restart needs --store redis"):
+        bench(BenchSettings(spectators=10, restart=1))
+    with pytest.raises(BenchSetupError, match="not with --pin"):
+        bench(BenchSettings(spectators=10, pin=True))
+    with pytest.raises(BenchSetupError, match="--restart: how many"):
+        bench(BenchSettings(spectators=10, store="redis", nodes=2, restart=3))
