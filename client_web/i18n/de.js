@@ -6,6 +6,7 @@ export default {
   app_title: "Rajas of the Ganges · The Dice Charmers",
   tagline: "Würfeln und Ankreuzen mit Freunden, direkt im Browser.",
   create_room: "Privaten Raum erstellen",
+  game_choice: "Spiel",
   join_room: "Einem Raum beitreten",
   your_name: "Dein Name",
   invite_code: "Einladungscode oder Link",

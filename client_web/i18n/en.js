@@ -6,6 +6,7 @@ export default {
   app_title: "Rajas of the Ganges · The Dice Charmers",
   tagline: "Roll & write with friends, right in the browser.",
   create_room: "Create a private room",
+  game_choice: "Game",
   join_room: "Join a room",
   your_name: "Your name",
   invite_code: "Invite code or link",

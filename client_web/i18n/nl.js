@@ -6,6 +6,7 @@ export default {
   app_title: "Rajas of the Ganges · The Dice Charmers",
   tagline: "Rollen en schrijven met vrienden, gewoon in de browser.",
   create_room: "Maak een privékamer",
+  game_choice: "Spel",
   join_room: "Naar een kamer",
   your_name: "Je naam",
   invite_code: "Uitnodigingscode of link",
