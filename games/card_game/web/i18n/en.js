@@ -1,4 +1,4 @@
-// The card game's words (its board, the bar's sentences, log lines, end of game, the lobby's option, how to play) in
+// The card game's words (its board, the bar's sentences, log lines, end of game, the deal check, how to play) in
 // English; the same keys in every language. Every key starts with "cg_": the games' catalogues share one page.
 // "{n}" in a label is replaced by vars.n (t() in client_web/i18n.js); keys ending in _one / _other are plural forms.
 
