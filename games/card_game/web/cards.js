@@ -5,10 +5,8 @@
 import { h } from "/ui.js";
 import { t, plural } from "/i18n.js";
 
-export const COLOURS = ["purple", "green", "blue", "orange"];
 // The score-track cards' rewards, in the engine's order (a "place" decision names one by its index).
-export const TRACK = ["karma2", "coins2_or_palace", "fame_or_ship", "manager", "dice2", "extra_turn"];
-export const COLOUR_HEX = { purple: "#7b4ea3", green: "#3f8a3a", blue: "#2f6fb3", orange: "#d9822b" };
+const TRACK = ["karma2", "coins2_or_palace", "fame_or_ship", "manager", "dice2", "extra_turn"];
 
 export const cardOf = (frame, id) => frame.sheet?.cards?.[id] || null;
 
