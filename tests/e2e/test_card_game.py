@@ -1,7 +1,7 @@
 """The card game in the browser against a real server: a room made for it on the home page, two players seated by
 clicking and a spectator watching, a whole game played by clicking the glowing cards and the choices panel until the
 end screen names the winner and shows where the points came from, the deal verified in every page, no console error;
-no other seat's dice side in a page's DOM at any time; axe-core clean; and a 3-player game with a bot in a seat.
+no other seat's dice side in a page's DOM at any time; axe-core clean; and 3- and 4-player games with bots in the other seats.
 
 The tests of this module share one room and run in order (each step builds on the one before).
 """
@@ -163,21 +163,23 @@ def test_the_end_shows_the_winner_where_points_came_from_and_the_deal_verified(r
 
 
 @pytest.mark.timeout(900)  # minutes on a loaded machine
-def test_three_players_one_a_bot_play_a_whole_game(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("seats", [3, 4])
+def test_two_players_and_bots_in_the_other_seats_play_a_whole_game(server: str, browser: Any, seats: int) -> None:
     host = new_page(browser, 1280, 900, motion=False)
     guest = new_page(browser, 1280, 900, motion=False)
     try:
-        code = create_card_room(host, server, "Anna", 3)
+        code = create_card_room(host, server, "Anna", seats)
         guest.goto(f"{server}/?room={code}&lang=en")
         guest.wait_for_selector("[data-form=seat]")
         guest.fill("[data-field=seat-name]", "Ben")
         guest.click("[data-action=take-seat]")
         wait_app(guest, "a.role === 'player' && a.seat === 1")
-        host.click("[data-action=add-bot]")
-        host.wait_for_selector(".lobby-seats .seat[data-seat='2']")
+        for seat in range(2, seats):
+            host.click("[data-action=add-bot]")
+            host.wait_for_selector(f".lobby-seats .seat[data-seat='{seat}']")
         host.click("[data-action=start]")
         pages = {0: host, 1: guest}
-        rng = random.Random(SEED + 3)
+        rng = random.Random(SEED + seats)
         decisions = 0
         while decisions < MAX_DECISIONS:
             wait_app(host, "a.over || a.pendingPlayer === 0 || a.pendingPlayer === 1", timeout=60_000)
