@@ -1,7 +1,8 @@
 """The card game in the browser against a real server: a room made for it on the home page, two players seated by
 clicking and a spectator watching, a whole game played by clicking the glowing cards and the choices panel until the
 end screen names the winner and shows where the points came from, the deal verified in every page, no console error;
-no other seat's dice side in a page's DOM at any time; axe-core clean; and 3- and 4-player games with bots in the other seats.
+no other seat's dice side in a page's DOM at any time; axe-core clean; and 3- and 4-player games with bots in the
+other seats.
 
 The tests of this module share one room and run in order (each step builds on the one before).
 """
