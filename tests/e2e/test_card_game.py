@@ -130,6 +130,16 @@ def test_a_whole_game_is_played_by_clicking(room: dict[str, Any]) -> None:
             break
         if decisions % 25 == 0:
             hidden_cards_stay_hidden(pages, watcher)
+        if who == 1 and "phone" not in room:
+            # on the phone every option is a target of at least 44 px, with a name
+            sizes = page.evaluate(
+                """[...document.querySelectorAll('[data-option]')].map((n) => {
+                     const r = n.getBoundingClientRect();
+                     return [Math.min(r.width, r.height), (n.getAttribute('aria-label') || n.textContent).trim()];
+                   })"""
+            )
+            assert sizes and all(side >= 44 and name for side, name in sizes), sizes
+            room["phone"] = True
         if decisions == 10:
             assert_accessible(page, "the card game, the player to move")
             shoot(page, "card-game.png", docs=False)
