@@ -200,6 +200,7 @@ export default {
   series_wins: "Siege",
   series_overlap: "Kreuzung (gesamt)",
   series_fame: "Ruhm (gesamt)",
+  series_coins: "Münzen (gesamt)",
   series_ready: "bereit",
   series_not_ready: "noch nicht",
   series_ready_n: "{n} von {m} bereit für noch eine Runde",

@@ -200,6 +200,7 @@ export default {
   series_wins: "Wins",
   series_overlap: "Crossing (total)",
   series_fame: "Fame (total)",
+  series_coins: "Coins (total)",
   series_ready: "ready",
   series_not_ready: "not yet",
   series_ready_n: "{n} of {m} ready to play again",

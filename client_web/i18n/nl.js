@@ -200,6 +200,7 @@ export default {
   series_wins: "Gewonnen",
   series_overlap: "Kruising (totaal)",
   series_fame: "Roem (totaal)",
+  series_coins: "Munten (totaal)",
   series_ready: "klaar",
   series_not_ready: "nog niet",
   series_ready_n: "{n} van {m} klaar om nog een keer te spelen",

@@ -43,11 +43,12 @@ export const corner = (colour, lang) => h("span", { class: `cg-corner cg-${colou
 // A die drawn as a small square with its number.
 export const dieFace = (colour, number, lang) => h("span", { class: `cg-die cg-${colour}`, title: dieName(colour, number, lang), "aria-hidden": "true" }, number ? String(number) : "?");
 
-// The dice of a payment: cards of the own hand, each "Blue 5"; -1 or jokers: a manager's joker.
+// The dice of a payment: cards of the own hand, each "Blue 5 (Ship 8)" (two dice alike are told apart by their
+// action sides); -1 or jokers: a manager's joker.
 function paid(frame, cards, jokers) {
   const lang = frame.lang;
   const hand = new Map((frame.game.state.seats[frame.me]?.hand || []).filter((x) => typeof x === "object").map((x) => [x.card, x.number]));
-  const parts = cards.map((c) => (c === -1 ? t("cg_joker", lang) : dieName(cardOf(frame, c)?.colour, hand.get(c), lang)));
+  const parts = cards.map((c) => (c === -1 ? t("cg_joker", lang) : `${dieName(cardOf(frame, c)?.colour, hand.get(c), lang)} (${cardName(cardOf(frame, c), lang)})`));
   for (let i = 0; i < jokers; i++) parts.push(t("cg_joker", lang));
   return parts.join(" + ");
 }
