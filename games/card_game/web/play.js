@@ -145,15 +145,18 @@ function Others({ frame }) {
     h("h3", { class: "cg-other-name" }, h("span", { class: "seat-dot", style: `background:${frame.colours[seat]}` }), frame.names[seat] ?? "?",
       st.start_player === seat ? h("span", { class: "holder", title: t("cg_startifant", lang) }, glyph("elephant", 16)) : null),
     h("div", { class: "cg-stats" }, numbers(frame, seat)),
-    list("cg-hand", plural("cg_hand_n", lang, st.seats[seat].hand_count), (st.seats[seat].hand || []).map((x) => h(Card, { key: typeof x === "object" ? x.card : x, frame, id: typeof x === "object" ? x.card : x }))),
+    list("cg-hand", plural("cg_hand_n", lang, st.seats[seat].hand_count), (st.seats[seat].hand || []).map((x) => (typeof x === "object"
+      // a replay, after the game, shows every hand's dice sides; a live page never has another's
+      ? h(Card, { key: x.card, frame, id: x.card, die: frame.mode === "replay" ? x.number : null })
+      : h(Card, { key: x, frame, id: x })))),
     rows(frame, seat))));
 }
 
 export function createView({ main, side }, first) {
   const box = document.createElement("div");
   const sideBox = document.createElement("div");
-  main.replaceChildren(box);
-  side.replaceChildren(sideBox);
+  if (side === main) main.replaceChildren(box, sideBox); // (the replay viewer gives the board one place)
+  else { main.replaceChildren(box); side.replaceChildren(sideBox); }
   const draw = (frame) => {
     known.cards = frame.sheet?.cards || known.cards; // (the deal check needs each card's colour)
     render(h(Board, { frame }), box);
