@@ -93,6 +93,7 @@ def hidden_cards_stay_hidden(pages: dict[int, Any], watcher: Any | None) -> None
                 assert not found, f"seat {other}'s card {card} shows its dice side on {seat}'s page"
 
 
+@pytest.mark.timeout(180)  # a room, three pages and the first drawing of the board on a loaded machine
 def test_a_card_game_room_is_made_and_two_players_sit_down_by_clicking(room: dict[str, Any]) -> None:
     host, guest, watcher, server = room["host"], room["guest"], room["watcher"], room["server"]
     code = create_card_room(host, server, "Anna", 2)
@@ -165,6 +166,7 @@ def test_a_whole_game_is_played_by_clicking(room: dict[str, Any]) -> None:
     assert decisions > 20 and kinds.get("dice")
 
 
+@pytest.mark.timeout(180)  # three pages each fetch the log and check the deal
 def test_the_end_shows_the_winner_where_points_came_from_and_the_deal_verified(room: dict[str, Any]) -> None:
     host, guest, watcher = room["host"], room["guest"], room["watcher"]
     for p in (host, guest, watcher):
