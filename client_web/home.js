@@ -141,8 +141,9 @@ class PublicRooms extends Component {
     const { lang, lastName } = this.props;
     const open = r.seats - r.taken;
     const names = (r.names || []).join(", ");
-    const index = game(gameOf(r))?.index;
-    const what = [index ? index.sheetName(r.sheet, lang) : "", L("public_players", { n: r.taken, m: r.seats }), open > 0 ? L("public_open", { n: open }) : L("public_full"), L("public_not_started")]
+    const index = game(GAMES.includes(r.game) ? r.game : gameOf(r))?.index; // (a listing names its game beside its settings)
+    const named = GAMES.length > 1 && index?.title ? index.title(lang) : "";
+    const what = [named, index?.sheetName ? index.sheetName(r.sheet, lang) : "", L("public_players", { n: r.taken, m: r.seats }), open > 0 ? L("public_open", { n: open }) : L("public_full"), L("public_not_started")]
       .filter(Boolean).join(" · ");
     const asking = this.state.asking === r.code;
     const take = (e) => {
