@@ -13,7 +13,7 @@ import { Home } from "./home.js";
 import { Join, Failed, Loading, Moved } from "./join.js";
 import { TopBar } from "./bar.js";
 import { turnAlert, setPageTitle } from "./alerts.js";
-import { gameOf, game, preload } from "./games.js";
+import { GAMES, gameOf, game, preload } from "./games.js";
 
 // The screens of a room (room.js), loaded with the first room the page opens (the page's first script asked for their
 // files already on a room's address: index.html).
@@ -122,7 +122,7 @@ window.addEventListener("hashchange", route);
 net.connect();
 // the words first, the room's screens and game meanwhile
 preload(`/i18n/${lang}.js`);
-if (routeHasRoom()) { loadRoomScreens(); useGame(gameOf(null), true); } else useGame(gameOf(null));
+if (routeHasRoom()) { loadRoomScreens(); useGame(gameOf(null), true); } else GAMES.forEach((id) => useGame(id)); // (the home page offers each)
 loadWords(lang).then(() => {
   drawing = true;
   subscribe(draw);

@@ -6,7 +6,7 @@
 
 import { addWords, loadWords } from "./i18n.js";
 
-export const GAMES = ["dice_charmers"];
+export const GAMES = ["dice_charmers", "card_game"];
 
 const V = new URL(import.meta.url).search; // the page's version (the static server's ?v=): one module per file
 let graph = null; // {files, static, dynamic, at: file -> index} from the page (server/edge/static.py)

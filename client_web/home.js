@@ -12,7 +12,7 @@ import { createRoom, errorText, go, goHome, parseCode, toast } from "./session.j
 import { TopBar } from "./bar.js";
 import { AlertSettings } from "./alerts.js";
 import { TurnFields } from "./turns.js";
-import { game, gameOf } from "./games.js";
+import { GAMES, game, gameOf } from "./games.js";
 
 const REFRESH_MS = 10_000;
 const RESUME_MAX = 20; // the newest seats shown (a browser may have played many rooms)
@@ -38,7 +38,7 @@ class CreateForm extends Component {
     super(props);
     this.options = createRef(); // the game's own fields (its Options): set by the component itself (`handle`)
     this.turns = createRef();
-    this.state = { sending: false };
+    this.state = { sending: false, game: gameOf(null) };
   }
 
   async submit(e) {
@@ -51,7 +51,7 @@ class CreateForm extends Component {
     if (!own) return; // the game's fields say what is missing
     this.setState({ sending: true });
     try {
-      await createRoom({ seats: Number(f.seats.value), ...own, spectators: f.spectators.checked, turn_clock: Number(f.clock.value) || null, ...this.turns.current.values() }, name);
+      await createRoom({ game: this.state.game, seats: Number(f.seats.value), ...own, spectators: f.spectators.checked, turn_clock: Number(f.clock.value) || null, ...this.turns.current.values() }, name);
       this.options.current?.created();
     } catch (err) {
       this.setState({ sending: false });
@@ -61,19 +61,25 @@ class CreateForm extends Component {
 
   render({ lang, state }) {
     const L = (k, v) => t(k, lang, v);
-    const Options = game(gameOf(null))?.index.Options;
+    const chosen = this.state.game;
+    const index = game(chosen)?.index;
+    const Options = index?.Options;
+    const seats = index?.players || [2, 3, 4, 5]; // the players a room of the game seats
     const lastName = localStorage.getItem("rajas.name") || "";
     return h("form", { class: "card create-card", "data-form": "create", onSubmit: (e) => this.submit(e) },
       h("h2", null, L("create_room")),
       field(L("your_name"), h("input", { name: "name", defaultValue: lastName, maxlength: SETTINGS.name_max, autocomplete: "nickname", required: true, "data-field": "create-name" })),
+      GAMES.length > 1 ? field(L("game_choice"), h("select", { name: "game", "data-field": "game", value: chosen,
+        onChange: (e) => { this.options.current = null; this.setState({ game: e.target.value }); } },
+      GAMES.map((id) => h("option", { value: id }, game(id)?.index.title?.(lang) || id)))) : null,
       h("div", { class: "field-row" },
-        field(L("players_count"), h("select", { name: "seats", "data-field": "seats" }, [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 4 }, String(n))))),
+        field(L("players_count"), h("select", { name: "seats", "data-field": "seats" }, seats.map((n) => h("option", { value: n, selected: n === Math.min(4, seats[seats.length - 1]) }, String(n))))),
         field(L("turn_clock"), h("select", { name: "clock", "data-field": "clock" },
           [[0, L("no_clock")], [60, L("minutes", { n: 1 })], [120, L("minutes", { n: 2 })], [300, L("minutes", { n: 5 })]].map(([v, l]) => h("option", { value: v }, l))))),
-      Options ? h(Options, { handle: this.options, lang, mode: "create" }) : null,
+      Options ? h(Options, { key: chosen, handle: this.options, lang, mode: "create" }) : null,
       h(TurnFields, { handle: this.turns, L }),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "spectators", defaultChecked: true, "data-field": "spectators" }), h("span", null, L("allow_spectators"))),
-      h("button", { type: "submit", class: "btn primary", "data-action": "create", disabled: this.state.sending || !state.games[gameOf(null)] }, L("create")));
+      h("button", { type: "submit", class: "btn primary", "data-action": "create", disabled: this.state.sending || !state.games[chosen] }, L("create")));
   }
 }
 
@@ -135,8 +141,9 @@ class PublicRooms extends Component {
     const { lang, lastName } = this.props;
     const open = r.seats - r.taken;
     const names = (r.names || []).join(", ");
-    const index = game(gameOf(r))?.index;
-    const what = [index ? index.sheetName(r.sheet, lang) : "", L("public_players", { n: r.taken, m: r.seats }), open > 0 ? L("public_open", { n: open }) : L("public_full"), L("public_not_started")]
+    const index = game(GAMES.includes(r.game) ? r.game : gameOf(r))?.index; // (a listing names its game beside its settings)
+    const named = GAMES.length > 1 && index?.title ? index.title(lang) : "";
+    const what = [named, index?.sheetName ? index.sheetName(r.sheet, lang) : "", L("public_players", { n: r.taken, m: r.seats }), open > 0 ? L("public_open", { n: open }) : L("public_full"), L("public_not_started")]
       .filter(Boolean).join(" · ");
     const asking = this.state.asking === r.code;
     const take = (e) => {

@@ -13,13 +13,17 @@ let ids = 0;
 
 const signed = (x, lang) => (x > 0 ? `+${num(Math.round(x * 100) / 100, lang)}` : num(Math.round(x * 100) / 100, lang));
 
-// The series table: every seat's wins, crossing and fame over the room's finished games (none before the first).
+// The series table: every seat's wins and the sums its game keeps over the room's finished games (the Dice
+// Charmers' crossing and fame, the card game's fame and coins: each a column, in the game's order, named by the
+// catalogue's `series_<key>`), none before the first game.
 export function seriesTable(room, lang, seatId) {
   const s = room.series;
   if (!s || s.played < 1) return null;
   const L = (k, v) => t(k, lang, v);
   const id = `series-title-${++ids}`;
-  const rows = [...s.seats].sort((a, b) => b.wins - a.wins || b.overlap - a.overlap);
+  const sums = [...new Set(s.seats.flatMap((r) => Object.keys(r).filter((k) => k !== "wins" && typeof r[k] === "number")))];
+  const first = sums[0];
+  const rows = [...s.seats].sort((a, b) => b.wins - a.wins || (first ? (b[first] ?? 0) - (a[first] ?? 0) : 0));
   const top = rows.length ? rows[0].wins : 0;
   return h("section", { class: "series", "data-series": "", "data-played": s.played, "aria-labelledby": id },
     h("h3", { id }, glyph("trophy", 18), ` ${L("series_title")}`),
@@ -29,13 +33,12 @@ export function seriesTable(room, lang, seatId) {
       h("thead", null, h("tr", null,
         h("th", { scope: "col" }, L("name")),
         h("th", { scope: "col", class: "num" }, L("series_wins")),
-        h("th", { scope: "col", class: "num" }, L("series_overlap")),
-        h("th", { scope: "col", class: "num" }, L("series_fame")))),
+        sums.map((k) => h("th", { scope: "col", class: "num", "data-sum": k }, L(`series_${k}`))))),
       h("tbody", null, rows.map((r) => h("tr", { class: r.wins === top && top > 0 ? "winner" : "", "data-series-seat": r.id, "data-wins": r.wins },
         h("th", { scope: "row" }, r.name, r.id === seatId ? h("span", { class: "muted" }, ` ${L("you_paren")}`) : null),
         h("td", { class: "num" }, String(r.wins)),
-        h("td", { class: "num" }, signed(r.overlap, lang)),
-        h("td", { class: "num" }, String(r.fame))))))));
+        // (a crossing is said with its sign: ahead or behind)
+        sums.map((k) => h("td", { class: "num" }, k === "overlap" ? signed(r[k] ?? 0, lang) : num(r[k] ?? 0, lang)))))))));
 }
 
 // A seat's "ready" mark (a bot is always ready; its seat shows the bot badge instead).

@@ -7,7 +7,7 @@
 // compares them by identity.
 function withPlayers(game, before) {
   const players = game?.state?.players;
-  if (!players || !players.includes(null)) return game;
+  if (!Array.isArray(players) || !players.includes(null)) return game; // (a game may keep its players otherwise)
   const was = before?.state?.players || [];
   return { ...game, state: { ...game.state, players: players.map((p, i) => p ?? was[i]) } };
 }

@@ -1,5 +1,5 @@
 """The page's words: one catalogue per language for the table (client_web/i18n/<lang>.js) and one per language for
-the game (games/dice_charmers/web/i18n/<lang>.js), each with every key in every language, no key in both, and every
+each game (games/<id>/web/i18n/<lang>.js), each with every key in every language, no key in two of them, and every
 key the code names in them; numbers and plurals in the player's language through Intl (client_web/i18n.js); and the
 legend of a sheet's icons built from the sheet file (games/dice_charmers/web/help.js)."""
 
@@ -8,16 +8,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from web_helpers import CLIENT, GAME, catalogue, open_demo
+from web_helpers import CLIENT, GAME, GAMES, catalogue, open_demo
 
 LANGS = ("en", "nl", "de")
 TABLE = {lang: catalogue(CLIENT / "i18n" / f"{lang}.js") for lang in LANGS}
 GAME_WORDS = {lang: catalogue(GAME / "i18n" / f"{lang}.js") for lang in LANGS}
-SOURCES = [*CLIENT.glob("*.js"), *GAME.glob("*.js")]
+# every game's catalogues (the games' words share one page, so no key may be in two of them)
+EVERY_GAME = {
+    web.parent.name: {lang: catalogue(web / "i18n" / f"{lang}.js") for lang in LANGS}
+    for web in sorted(GAMES.glob("*/web"))
+}
+SOURCES = [*CLIENT.glob("*.js"), *GAMES.glob("*/web/*.js")]
 
 
 def test_every_catalogue_has_every_key_in_every_language() -> None:
-    for words in (TABLE, GAME_WORDS):
+    assert len(EVERY_GAME) >= 2 and EVERY_GAME["dice_charmers"] == GAME_WORDS
+    for words in (TABLE, *EVERY_GAME.values()):
         assert len(words["en"]) > 100
         for lang in LANGS:
             assert set(words[lang]) == set(words["en"]), lang
@@ -25,18 +31,21 @@ def test_every_catalogue_has_every_key_in_every_language() -> None:
 
 
 def test_a_key_is_the_tables_or_the_games_never_both() -> None:
-    assert set(TABLE["en"]).isdisjoint(GAME_WORDS["en"])
+    owners = [set(TABLE["en"]), *(set(w["en"]) for w in EVERY_GAME.values())]
+    for i, a in enumerate(owners):
+        for b in owners[i + 1 :]:
+            assert a.isdisjoint(b), a & b
 
 
 def test_every_key_the_code_names_is_in_a_catalogue() -> None:
-    known = set(TABLE["en"]) | set(GAME_WORDS["en"])
+    known = set(TABLE["en"]).union(*(w["en"] for w in EVERY_GAME.values()))
     named = {k for src in SOURCES for k in re.findall(r"""\b(?:t|L)\(\s*["']([a-z][a-z0-9_]*)["']""", src.read_text())}
     assert len(named) > 200
     assert named - known == set()
 
 
 def test_the_labels_vars_are_the_same_in_every_language() -> None:
-    for words in (TABLE, GAME_WORDS):
+    for words in (TABLE, *EVERY_GAME.values()):
         for key, label in words["en"].items():
             want = set(re.findall(r"\{(\w+)\}", label))
             for lang in LANGS[1:]:

@@ -9,6 +9,9 @@ export { Options, sheetName, rememberSheet } from "./options.js";
 
 export const id = "dice_charmers";
 
+// The game's name in the page's language (the home page's choice of game).
+export const title = (lang) => t("dc_title", lang);
+
 // The version of the page's files (the static server's ?v=), for the modules loaded by a computed name.
 const V = new URL(import.meta.url).search;
 

@@ -2,6 +2,7 @@
 // "{n}" in a label is replaced by vars.n (t() in client_web/i18n.js); keys ending in _one / _other are plural forms.
 
 export default {
+  dc_title: "Rajas of the Ganges: The Dice Charmers (dobbelspel)",
   // The game's things: tracks, areas, goods, characters, buildings, river symbols, road shapes, die colours
   fame: "Roem",
   money: "Geld",
