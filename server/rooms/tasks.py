@@ -23,10 +23,17 @@ log = logging.getLogger("rajas.server")
 
 
 class RoomTasks(Observer):
-    def __init__(self, rooms: Hub, pace: float = 0.0, throttle: Callable[[], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        rooms: Hub,
+        pace: float = 0.0,
+        throttle: Callable[[], Awaitable[None]] | None = None,
+        think: float | None = None,
+    ) -> None:
         self.rooms = rooms
         self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
         self.throttle = throttle  # waits for the node's next bot decision (RAJAS_BOT_RATE)
+        self.think = think  # seconds one bot decision may search (RAJAS_BOT_THINK; None: no cap)
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
@@ -172,7 +179,7 @@ class RoomTasks(Observer):
                 # A turn-based room whose host chose "skip" skips a person's timed-out turn; a bot's seat plays.
                 person = room.seats[seat].get("kind") is None
                 skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
-                bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}")
+                bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}", self.think)
             if self.throttle is not None:
                 await self.throttle()  # (RAJAS_BOT_RATE: every room's bots share the node's decisions)
             if kind == "random":
