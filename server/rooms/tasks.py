@@ -26,7 +26,26 @@ from rajas.server.storage.store import SPECTATORS
 log = logging.getLogger("rajas.server")
 
 _WORKER_BOTS: dict[tuple[str, str, str, float | None], Any] = {}  # a worker process's bots, kept between decisions
-WORKER_BOTS_KEPT = 256  # (a few dozen rooms' seats: a bot is remade from its seed if it was let go)
+_WORKER_COMPONENTS: dict[tuple[str, str], Any] = {}  # and the components its states are played with, by digest
+WORKER_KEPT = 256  # (a few dozen rooms' seats: a bot or components are made again if they were let go)
+
+
+def _plain(x: Any) -> Any:
+    """Frozen settings as the JSON they came from (what a worker process can receive whatever the build)."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _kept(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= WORKER_KEPT:
+            del cache[next(iter(cache))]  # the oldest first
+        got = cache[key] = make()
+    return got
 
 
 def warm() -> None:
@@ -40,19 +59,18 @@ def _start(pool: ProcessPoolExecutor, processes: int) -> None:
         future.result()
 
 
-def search(game_id: str, kind: str, seed: str, think: float | None, state: Any) -> Any:
+def search(
+    game_id: str, kind: str, seed: str, think: float | None, options: dict[str, Any], digest: str, record: Any
+) -> Any:
     """One bot decision in a worker process, as its wire form: a search there holds that process's GIL, not the
-    event loop's. The bot is the game's own (by id), kept per seed so a bot's choices go on from its last."""
+    event loop's. The state comes as its record (plain data: a compiled engine's objects need not pickle), the
+    bot is the game's own (by id), kept per seed so a bot's choices go on from its last."""
     from rajas.games.registry import game as game_of
 
     game = game_of(game_id)
-    key = (game_id, kind, seed, think)
-    bot = _WORKER_BOTS.get(key)
-    if bot is None:
-        if len(_WORKER_BOTS) >= WORKER_BOTS_KEPT:
-            del _WORKER_BOTS[next(iter(_WORKER_BOTS))]  # the oldest first
-        bot = _WORKER_BOTS[key] = game.bots[kind](seed, think)
-    return game.wire(bot(state))
+    components = _kept(_WORKER_COMPONENTS, (game_id, digest), lambda: game.components(options))
+    bot = _kept(_WORKER_BOTS, (game_id, kind, seed, think), lambda: game.bots[kind](seed, think))
+    return game.wire(bot(game.from_record(record, components)))
 
 
 class RoomTasks(Observer):
@@ -78,9 +96,9 @@ class RoomTasks(Observer):
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _search(self, game_id: str, kind: str, seed: str, state: Any, bot: Any) -> Any:
-        """A searching bot's decision (its wire form) from a worker process, or from a thread when there are none
-        or the state could not be sent there (the search is the same; only the event loop's share of the GIL
+    async def _search(self, room: Room, kind: str, seed: str, bot: Any) -> Any:
+        """A searching bot's decision for the room's state (its wire form) from a worker process, or from a thread
+        when there are none or the worker failed (the search is the same; only the event loop's share of the GIL
         differs)."""
         if self.processes > 0:
             if self._pool is None or self._started is None:
@@ -92,8 +110,12 @@ class RoomTasks(Observer):
             pool, started = self._pool, self._started
             try:
                 await asyncio.shield(started)
+                game = room.game
+                fields = game.options_model.model_fields
+                options = {k: _plain(v) for k, v in room.settings.items() if k in fields}
+                record = game.to_record(room.state)
                 return await asyncio.get_running_loop().run_in_executor(
-                    pool, search, game_id, kind, seed, self.think, state
+                    pool, search, game.id, kind, seed, self.think, options, room.components.digest, record
                 )
             except BrokenProcessPool:
                 if self._pool is pool:
@@ -101,7 +123,7 @@ class RoomTasks(Observer):
                 log.warning("bot worker process died; this decision is made in a thread")
             except Exception as e:
                 log.warning("bot decision in a worker process failed (%s); made in a thread", e)
-        return await asyncio.to_thread(bot, state)
+        return room.game.wire(await asyncio.to_thread(bot, room.state))
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
@@ -255,7 +277,7 @@ class RoomTasks(Observer):
             elif bot == game.skip:  # (a bound method: equal, not the same object, each time)
                 wire = game.wire(await asyncio.to_thread(bot, state))
             else:  # a game's other bots search: off the event loop, and in a worker process when there are some
-                wire = await self._search(game.id, kind, f"{match['seed']}:{seat}", state, bot)
+                wire = await self._search(room, kind, f"{match['seed']}:{seat}", bot)
             with contextlib.suppress(ProtocolError):
                 if await rooms.change(lr.code, BotPlay(seat, wire, room.v, time.time())):
                     rooms.metrics.decisions.inc("bot")

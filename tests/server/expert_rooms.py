@@ -47,9 +47,10 @@ async def _bot_room(clients: Clients, url: str, rng: random.Random, stop: float,
     return games
 
 
-async def _probe(clients: Clients, url: str, rng: random.Random, stop: float) -> list[float]:
-    """Two people deciding at once, room after room; each decision's round trip in seconds."""
-    times: list[float] = []
+async def _probe(clients: Clients, url: str, rng: random.Random, stop: float) -> list[tuple[float, float]]:
+    """Two people deciding at once, room after room; each decision's round trip and when it began, in seconds."""
+    times: list[tuple[float, float]] = []
+    began = time.perf_counter()
     while time.monotonic() < stop:
         _, seated = await seated_room(clients, url, players=2)
         while not seated[0].over and time.monotonic() < stop:
@@ -57,15 +58,22 @@ async def _probe(clients: Clients, url: str, rng: random.Random, stop: float) ->
             assert c.pending is not None
             t = time.perf_counter()
             data = await c.decide(rng.choice(c.pending["options"]), v=c.v)
-            times.append(time.perf_counter() - t)
+            times.append((time.perf_counter() - t, t - began))
             await sync(seated, data["v"])
     return times
 
 
-def _figures(times: list[float]) -> dict[str, Any]:
-    ms = sorted(x * 1000 for x in times)
+def _figures(times: list[tuple[float, float]]) -> dict[str, Any]:
+    ms = sorted(x * 1000 for x, _ in times)
     q = statistics.quantiles(ms, n=100) if len(ms) > 1 else ms * 99
-    return {"decisions": len(ms), "p50_ms": round(q[49], 2), "p99_ms": round(q[98], 2), "max_ms": round(ms[-1], 2)}
+    slowest = max(times)
+    return {
+        "decisions": len(ms),
+        "p50_ms": round(q[49], 2),
+        "p99_ms": round(q[98], 2),
+        "max_ms": round(ms[-1], 2),
+        "max_at_s": round(slowest[1], 2),  # (seconds into the probe: a one-off start or a recurring stall)
+    }
 
 
 async def main(rooms: int, seconds: float, kind: str, think: float, processes: int) -> dict[str, Any]:
