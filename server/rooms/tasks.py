@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +28,7 @@ log = logging.getLogger("rajas.server")
 
 _WORKER_BOTS: dict[tuple[str, str, str, float | None], Any] = {}  # a worker process's bots, kept between decisions
 _WORKER_COMPONENTS: dict[tuple[str, str], Any] = {}  # and the components its states are played with, by digest
+WORKER_NICENESS = 10  # added to a worker process's niceness (the event loop's process keeps its own)
 WORKER_KEPT = 256  # (a few dozen rooms' seats: a bot or components are made again if they were let go)
 
 
@@ -46,6 +48,12 @@ def _kept(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
             del cache[next(iter(cache))]  # the oldest first
         got = cache[key] = make()
     return got
+
+
+def _worker_started() -> None:
+    """A worker process yields the CPU to the node's own process first: searches wait, people's decisions do not."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
 
 def warm() -> None:
@@ -105,7 +113,7 @@ class RoomTasks(Observer):
                 # (forkserver: the workers are forked from a clean process, not from this one's threads; they are
                 # started from a thread, as starting a process blocks for a while)
                 context = multiprocessing.get_context("forkserver")
-                self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+                self._pool = ProcessPoolExecutor(self.processes, context, _worker_started)
                 self._started = asyncio.ensure_future(asyncio.to_thread(_start, self._pool, self.processes))
             pool, started = self._pool, self._started
             try:

@@ -47,9 +47,9 @@ async def _bot_room(clients: Clients, url: str, rng: random.Random, stop: float,
     return games
 
 
-async def _probe(clients: Clients, url: str, rng: random.Random, stop: float) -> list[tuple[float, float]]:
+async def _probe(clients: Clients, url: str, rng: random.Random, stop: float) -> list[tuple[float, float, bool]]:
     """Two people deciding at once, room after room; each decision's round trip and when it began, in seconds."""
-    times: list[tuple[float, float]] = []
+    times: list[tuple[float, float, bool]] = []
     began = time.perf_counter()
     while time.monotonic() < stop:
         _, seated = await seated_room(clients, url, players=2)
@@ -58,13 +58,15 @@ async def _probe(clients: Clients, url: str, rng: random.Random, stop: float) ->
             assert c.pending is not None
             t = time.perf_counter()
             data = await c.decide(rng.choice(c.pending["options"]), v=c.v)
-            times.append((time.perf_counter() - t, t - began))
+            took = time.perf_counter() - t
             await sync(seated, data["v"])
+            times.append((took, t - began, seated[0].over))
     return times
 
 
-def _figures(times: list[tuple[float, float]]) -> dict[str, Any]:
-    ms = sorted(x * 1000 for x, _ in times)
+def _figures(times: list[tuple[float, float, bool]]) -> dict[str, Any]:
+    ms = sorted(x[0] * 1000 for x in times)
+    mid = sorted(x[0] * 1000 for x in times if not x[2])
     q = statistics.quantiles(ms, n=100) if len(ms) > 1 else ms * 99
     slowest = max(times)
     return {
@@ -73,6 +75,8 @@ def _figures(times: list[tuple[float, float]]) -> dict[str, Any]:
         "p99_ms": round(q[98], 2),
         "max_ms": round(ms[-1], 2),
         "max_at_s": round(slowest[1], 2),  # (seconds into the probe: a one-off start or a recurring stall)
+        "max_ended_a_game": slowest[2],
+        "p99_ms_but_game_ends": round(statistics.quantiles(mid, n=100)[98], 2) if len(mid) > 1 else None,
     }
 
 
