@@ -21,7 +21,22 @@ from pydantic import BaseModel
 Event = dict[str, Any]
 Audience = int | None  # a seat, or None for a spectator (and for anything kept for the public: logs, replays)
 Bot = Callable[[Any], Any]  # a state in, the decision the bot takes for the seat to move out
-BotMaker = Callable[[str], Bot]  # a bot for a seed (its choices follow from it)
+
+
+class BotMaker(Protocol):
+    """A bot for a seed (its choices follow from it) whose every decision searches at most `budget` seconds when
+    a budget is given (None: no cap); a bot that answers at once ignores it."""
+
+    def __call__(self, seed: str, budget: float | None = None) -> Bot: ...
+
+
+def instant(make: Callable[[str], Bot]) -> BotMaker:
+    """The maker of a bot that answers at once (no search to cap), as the platform calls it."""
+
+    def made(seed: str, budget: float | None = None) -> Bot:
+        return make(seed)
+
+    return made
 
 
 class RulesError(Exception):
@@ -143,8 +158,9 @@ class Game(ABC):
     def skip(self, state: Any) -> Any:
         """The smallest legal way through the seat to move's decision, for a turn-based turn whose limit ran out."""
 
-    # kind -> a bot for a seed: "greedy" and "random" at least, and any levels of the game's own ("expert"); every
-    # one but "random" runs off the event loop (server/rooms/tasks.py), as a search may take a while.
+    # kind -> a bot for a seed and a think budget: "greedy" and "random" at least, and any levels of the game's own
+    # ("expert"); every one but "random" runs off the event loop (server/rooms/tasks.py), as a search may take a
+    # while, and the platform passes the node's budget (RAJAS_BOT_THINK) so that a search answers in time.
     bots: ClassVar[Mapping[str, BotMaker]]
 
     # ---- what each audience sees ------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ Name = Annotated[str, Field(min_length=1, max_length=32)]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
 Hex256 = Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]  # 32 bytes, lowercase hex
 Digest = Annotated[str, Field(min_length=1, max_length=64)]  # a sheet's digest (Snapshot.sheet_digest)
+# A bot's kind: the room's game names its own (checked against `Game.bots` by the server), so only its shape is here.
+BotKind = Annotated[str, Field(min_length=1, max_length=16, pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class _Msg(BaseModel):
@@ -43,7 +45,7 @@ class RoomSettings(_In):
     turn_clock: float | None = Field(default=None, ge=0.05, le=3600)  # seconds per turn; None: no clock
     grace: float = Field(default=60.0, ge=0.05, le=86400)  # seconds a dropped seat waits before the bot plays it
     public: bool = False  # listed in GET /api/rooms
-    bot: Literal["greedy", "random"] = "greedy"  # who plays absent or timed-out seats
+    bot: BotKind = "greedy"  # who plays absent or timed-out seats: one of the room's game's bots
     undo: bool = True  # a player may take back decisions of their own turn (docs/rules-decisions.md, "Undo")
     takeover: bool = False  # mid-game, the invite link offers a seat whose owner left the game (issue 17)
     # Turn-based play (docs/protocol.md, "Turn-based rooms"): a limit per turn in hours, and what happens after it.
@@ -215,11 +217,11 @@ class Rematch(_In):
 
 
 class AddBot(_In):
-    """The host seats a bot (lobby only): random or greedy, the engine's bots."""
+    """The host seats a bot (lobby only): one of the room's game's bots (games/interface.py `Game.bots`)."""
 
     type: Literal["add_bot"]
     id: MessageId
-    kind: Literal["greedy", "random"] = "greedy"
+    kind: BotKind = "greedy"
 
 
 class RemoveBot(_In):

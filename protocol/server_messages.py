@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from .errors import ErrorCode
-from .messages import MessageId, Reaction
+from .messages import BotKind, MessageId, Reaction
 
 
 class _Msg(BaseModel):
@@ -55,7 +55,7 @@ class SeatView(_Msg):
     contributed: bool  # the seat's player sent its dice contribution (lobby; docs/fairness.md)
     bot_at: float | None = None  # away: unix time (server clock) the bot takes the seat unless its player is back
     left: bool = False  # its player left the game (the bot plays it; see the room setting `takeover`)
-    kind: Literal["greedy", "random"] | None = None  # a bot's seat (the host added it): which bot; None: a person's
+    kind: BotKind | None = None  # a bot's seat (the host added it): which bot; None: a person's
     ready: bool = False  # "play again": set by the seat's player after a game or in the lobby, cleared at each start
 
 
@@ -82,6 +82,7 @@ class RoomView(_Msg):
     code: str  # the spectator code: the invite code is only in the create_room reply and players' join replies
     status: Literal["lobby", "playing", "over"]
     settings: dict[str, Any]  # RoomSettings with `game` and the game's own settings as it shows them
+    bots: list[BotKind] = Field(default_factory=list, max_length=16)  # the kinds of bot the room's game offers
     seats: list[SeatView]
     host: str | None  # seat id of the host, None while the host is not seated
     spectators: int = Field(ge=0)

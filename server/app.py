@@ -96,7 +96,7 @@ def create_app(
     rooms = RoomBudget(ledger, hub, metrics, settings.room_ttl, settings.unjoined_ttl, settings.turn_room_ttl)
     budgets = NodeBudgets(ledger, rooms, settings)
     heartbeat = getattr(store, "heartbeat", 2.0)
-    tasks = RoomTasks(hub, bot_pace, budgets.bot_turn)
+    tasks = RoomTasks(hub, bot_pace, budgets.bot_turn, settings.bot_think, settings.bot_processes)
     watchdog = Watchdog(hub, tasks, tick, stall, heartbeat)
     turns = TurnService(hub, tasks, budgets, sweep=heartbeat)
     history = History(store, history_settings or HistorySettings(), metrics, ledger)
@@ -116,6 +116,7 @@ def create_app(
         try:
             yield
         finally:
+            tasks.close()
             await history.close()
             await turns.close()
             await hub.close()

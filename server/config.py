@@ -79,6 +79,12 @@ class ServeSettings(BaseSettings):
     )
     games_per_room: int = _env("games_per_room", "games one room may play (rematches past it are refused)", 50)
     bot_rate: float = _env("bot_rate", "bot decisions per second this node makes, all rooms together", 100.0)
+    bot_think: float = _env(
+        "bot_think", "seconds one bot decision may search (the expert's time cap)", 1.0, gt=0, le=60
+    )
+    bot_processes: int = _env(
+        "bot_processes", "worker processes bot searches run in, off the event loop's GIL (0: threads)", 1, ge=0, le=64
+    )
     chat_per_minute: int = _env("chat_per_minute", "chat lines a seat (or a spectator) may send per minute", 20)
     chat_spectators_per_minute: int = _env(
         "chat_spectators_per_minute", "chat lines one room's spectators on a node may send per minute", 60

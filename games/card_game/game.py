@@ -32,7 +32,7 @@ from rajas.games.card_game.engine import (
 from rajas.games.card_game.engine import (
     Options as EngineOptions,
 )
-from rajas.games.interface import BotMaker, Event, Game
+from rajas.games.interface import BotMaker, Event, Game, instant
 from rajas.games.interface import RulesError as GameRulesError
 from rajas.games.rng import DICE_VERSION
 
@@ -78,7 +78,7 @@ class CardGame(Game):
     hidden: ClassVar[bool] = True
     generator: ClassVar[str] = DICE_VERSION
     options_model: ClassVar[type[BaseModel]] = Options
-    bots: ClassVar[Mapping[str, BotMaker]] = BOTS
+    bots: ClassVar[Mapping[str, BotMaker]] = {kind: instant(make) for kind, make in BOTS.items()}  # (none searches)
 
     def components(self, options: Mapping[str, Any]) -> Cards:
         return _cards()

@@ -3,6 +3,7 @@ the skip of a turn-based turn, and what its logs keep. The rules themselves are 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
@@ -22,7 +23,7 @@ from rajas.games.dice_charmers.engine import (
     pending,
     to_move,
 )
-from rajas.games.dice_charmers.engine.bots import BOTS
+from rajas.games.dice_charmers.engine.bots import BOTS, Bot, level_bot
 from rajas.games.dice_charmers.engine.errors import MalformedDecision, UndoAfterRoll
 from rajas.games.dice_charmers.engine.skip import skip_decision
 from rajas.games.dice_charmers.engine.state import PHASE_REROLL
@@ -43,6 +44,16 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     sheet: Literal["sun", "moon"] | dict[str, Any] = "sun"
+
+
+def _level(kind: str) -> BotMaker:
+    """The maker of one of the engine's bots by name; a budget caps the expert's search by this process's
+    monotonic clock (the engine reads none)."""
+
+    def make(seed: str, budget: float | None = None) -> Bot:
+        return level_bot(kind, seed, budget, time.perf_counter if budget is not None else None)
+
+    return make
 
 
 def _rules_error(e: RulesError) -> GameRulesError:
@@ -78,7 +89,7 @@ class DiceCharmers(Game):
     generator: ClassVar[str] = DICE_VERSION
     options_model: ClassVar[type[BaseModel]] = Options
     # The levels (easy, normal, expert: engine/bots.py LEVELS) besides random and greedy, so rooms can seat any of them.
-    bots: ClassVar[Mapping[str, BotMaker]] = BOTS
+    bots: ClassVar[Mapping[str, BotMaker]] = {kind: _level(kind) for kind in BOTS}
 
     def __init__(self) -> None:
         self._views = _Kept()

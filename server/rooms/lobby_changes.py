@@ -14,7 +14,7 @@ from rajas.protocol.messages import AddBot, Rematch, RemoveBot, RoomSettings
 from rajas.server.names import name_key
 from rajas.server.rooms import codes, series
 from rajas.server.rooms.frozen import FrozenDict, freeze
-from rajas.server.rooms.room import LOBBY, OVER, Event, Room, checked_settings, new_seed
+from rajas.server.rooms.room import LOBBY, OVER, Event, Room, checked_settings, new_seed, offered
 
 BOT_NAME = "Bot {n}"  # a bot seat's name: the first number no one in the room has
 
@@ -80,6 +80,7 @@ def rematch(r: Room) -> list[Event]:
 
 def add_bot(r: Room, kind: str) -> list[Event]:
     r.require_lobby()
+    offered(r.game, kind, "kind")
     if len(r.seats) >= r.settings["seats"]:
         raise ProtocolError("room_full", f"all {r.settings['seats']} seats are taken")
     taken = {name_key(s["name"]) for s in r.seats}
@@ -168,5 +169,9 @@ def change_settings(r: Room, settings: RoomSettings) -> list[Event]:
     r.require_lobby()
     if settings.seats < len(r.seats):
         raise ProtocolError("bad_settings", f"{len(r.seats)} players are seated: seats cannot go below that")
-    r.settings, r.game, r.components = checked_settings(settings)
+    checked, game, components = checked_settings(settings)
+    for s in r.seats:  # (a seated bot must be one the new game can run)
+        if s.get("kind") is not None and s["kind"] not in game.bots:
+            raise ProtocolError("bad_settings", f"game: {s['name']} ({s['kind']}) is not a bot of this game")
+    r.settings, r.game, r.components = checked, game, components
     return [{"type": "settings_changed", "settings": r.settings_view()}]

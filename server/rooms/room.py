@@ -90,12 +90,20 @@ def checked_settings(settings: RoomSettings) -> tuple[Mapping[str, Any], Game, C
         raise ProtocolError("bad_settings", f"game: one of {', '.join(sorted(GAMES))}") from None
     if not game.min_players <= settings.seats <= game.max_players:
         raise ProtocolError("bad_settings", f"seats: this game is for {game.min_players}-{game.max_players} players")
+    offered(game, settings.bot, "bot")
     try:
         options = game.options(extra)
         components = COMPONENTS.get(game, options)
     except OptionsError as e:
         raise ProtocolError("bad_settings", str(e)) from None
     return freeze(platform | {"game": game.id} | options), game, components
+
+
+def offered(game: Game, kind: str, field: str) -> None:
+    """Refuses (`bad_settings`, naming `field`) a bot kind the game does not offer: the protocol checks only its
+    shape, as each game names its own bots."""
+    if kind not in game.bots:
+        raise ProtocolError("bad_settings", f"{field}: one of {', '.join(game.bots)}")
 
 
 def _stored_settings(d: Mapping[str, Any]) -> tuple[Mapping[str, Any], Game, Components]:
@@ -312,6 +320,7 @@ class Room:
             "code": self.watch,  # the spectator code: the invite code goes only to players (create / join replies)
             "status": self.status,
             "settings": self.settings_view(),
+            "bots": list(self.game.bots),  # (the page's bot menu: what the room's game offers)
             "seats": [
                 {
                     "id": s["id"],

@@ -8,8 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+import os
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from rajas.protocol import ProtocolError
 from rajas.server.rooms.changes import BotPlay, ExpireClock
@@ -21,12 +26,112 @@ from rajas.server.storage.store import SPECTATORS
 
 log = logging.getLogger("rajas.server")
 
+_WORKER_BOTS: dict[tuple[str, str, str, float | None], Any] = {}  # a worker process's bots, kept between decisions
+_WORKER_COMPONENTS: dict[tuple[str, str], Any] = {}  # and the components its states are played with, by digest
+WORKER_NICENESS = 10  # added to a worker process's niceness (the event loop's process keeps its own)
+WORKER_KEPT = 256  # (a few dozen rooms' seats: a bot or components are made again if they were let go)
+
+
+def _plain(x: Any) -> Any:
+    """Frozen settings as the JSON they came from (what a worker process can receive whatever the build)."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _kept(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= WORKER_KEPT:
+            del cache[next(iter(cache))]  # the oldest first
+        got = cache[key] = make()
+    return got
+
+
+def _worker_started() -> None:
+    """A worker process yields the CPU to the node's own process first: searches wait, people's decisions do not."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+
+
+def warm() -> None:
+    """Loads the games in a new worker process, before its first search."""
+    import rajas.games.registry  # noqa: F401
+
+
+def _start(pool: ProcessPoolExecutor, processes: int) -> None:
+    """Starts a pool's workers and has each load the games (blocking: run in a thread, not the event loop)."""
+    for future in [pool.submit(warm) for _ in range(processes)]:
+        future.result()
+
+
+def search(
+    game_id: str, kind: str, seed: str, think: float | None, options: dict[str, Any], digest: str, record: Any
+) -> Any:
+    """One bot decision in a worker process, as its wire form: a search there holds that process's GIL, not the
+    event loop's. The state comes as its record (plain data: a compiled engine's objects need not pickle), the
+    bot is the game's own (by id), kept per seed so a bot's choices go on from its last."""
+    from rajas.games.registry import game as game_of
+
+    game = game_of(game_id)
+    components = _kept(_WORKER_COMPONENTS, (game_id, digest), lambda: game.components(options))
+    bot = _kept(_WORKER_BOTS, (game_id, kind, seed, think), lambda: game.bots[kind](seed, think))
+    return game.wire(bot(game.from_record(record, components)))
+
 
 class RoomTasks(Observer):
-    def __init__(self, rooms: Hub, pace: float = 0.0, throttle: Callable[[], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        rooms: Hub,
+        pace: float = 0.0,
+        throttle: Callable[[], Awaitable[None]] | None = None,
+        think: float | None = None,
+        processes: int = 0,
+    ) -> None:
         self.rooms = rooms
         self.pace = pace  # seconds each bot decision waits, so people can follow the bots (RAJAS_BOT_PACE)
         self.throttle = throttle  # waits for the node's next bot decision (RAJAS_BOT_RATE)
+        self.think = think  # seconds one bot decision may search (RAJAS_BOT_THINK; None: no cap)
+        self.processes = processes  # worker processes the searching bots run in (RAJAS_BOT_PROCESSES; 0: threads)
+        self._pool: ProcessPoolExecutor | None = None  # made at the first search, so a node without bots has none
+        self._started: asyncio.Future[None] | None = None  # the pool's workers are up
+
+    def close(self) -> None:
+        """Lets the worker processes go (the node is stopping): a search under way is dropped, as its room is."""
+        pool, self._pool, self._started = self._pool, None, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _search(self, room: Room, kind: str, seed: str, bot: Any) -> Any:
+        """A searching bot's decision for the room's state (its wire form) from a worker process, or from a thread
+        when there are none or the worker failed (the search is the same; only the event loop's share of the GIL
+        differs)."""
+        if self.processes > 0:
+            if self._pool is None or self._started is None:
+                # (forkserver: the workers are forked from a clean process, not from this one's threads; they are
+                # started from a thread, as starting a process blocks for a while)
+                context = multiprocessing.get_context("forkserver")
+                self._pool = ProcessPoolExecutor(self.processes, context, _worker_started)
+                self._started = asyncio.ensure_future(asyncio.to_thread(_start, self._pool, self.processes))
+            pool, started = self._pool, self._started
+            try:
+                await asyncio.shield(started)
+                game = room.game
+                fields = game.options_model.model_fields
+                options = {k: _plain(v) for k, v in room.settings.items() if k in fields}
+                record = game.to_record(room.state)
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, search, game.id, kind, seed, self.think, options, room.components.digest, record
+                )
+            except BrokenProcessPool:
+                if self._pool is pool:
+                    self._pool = self._started = None  # (a worker died: the next search makes a new pool)
+                log.warning("bot worker process died; this decision is made in a thread")
+            except Exception as e:
+                log.warning("bot decision in a worker process failed (%s); made in a thread", e)
+        return room.game.wire(await asyncio.to_thread(bot, room.state))
 
     # ---- hooks -------------------------------------------------------------------------------------------
 
@@ -172,15 +277,17 @@ class RoomTasks(Observer):
                 # A turn-based room whose host chose "skip" skips a person's timed-out turn; a bot's seat plays.
                 person = room.seats[seat].get("kind") is None
                 skip = person and turn_based(room.settings) and room.settings["after_limit"] == "skip"
-                bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}")
+                bot = lr.bots[key] = game.skip if skip else game.bots[kind](f"{match['seed']}:{seat}", self.think)
             if self.throttle is not None:
                 await self.throttle()  # (RAJAS_BOT_RATE: every room's bots share the node's decisions)
             if kind == "random":
-                decision = bot(state)  # (microseconds: a thread would cost more than the decision)
-            else:
-                decision = await asyncio.to_thread(bot, state)  # a game's other bots search: off the event loop
+                wire = game.wire(bot(state))  # (microseconds: a thread would cost more than the decision)
+            elif bot == game.skip:  # (a bound method: equal, not the same object, each time)
+                wire = game.wire(await asyncio.to_thread(bot, state))
+            else:  # a game's other bots search: off the event loop, and in a worker process when there are some
+                wire = await self._search(room, kind, f"{match['seed']}:{seat}", bot)
             with contextlib.suppress(ProtocolError):
-                if await rooms.change(lr.code, BotPlay(seat, game.wire(decision), room.v, time.time())):
+                if await rooms.change(lr.code, BotPlay(seat, wire, room.v, time.time())):
                     rooms.metrics.decisions.inc("bot")
         return False
 

@@ -14,7 +14,7 @@ def test_every_bot_of_every_game_plays_a_few_legal_decisions(game_id: str) -> No
     options = game.options({})
     state, _ = game.setup(game.min_players, "bots", ["a"] * game.min_players, game.components(options))
     for kind, make in sorted(game.bots.items()):
-        bot, g = make(f"{kind}:0"), state
+        bot, g = make(f"{kind}:0", 0.2), state  # (the think budget every game's bots accept)
         for _ in range(6):  # (a few decisions: the expert's take a tenth of a second at most)
             if game.is_over(g):
                 break

@@ -106,9 +106,12 @@ async def test_only_the_host_seats_and_removes_bots_and_only_in_the_lobby(server
     assert [s["kind"] for s in seats] == [None, None, "random", "greedy"]
     assert [s["name"] for s in seats[2:]] == ["Bot 1", "Bot 2"] and all(s["ready"] for s in seats[2:])
     await refused("room_full", a.add_bot("random"))
-    # what no form sends: another kind of bot, a seat number out of range; the node answers and nothing changed
+    # what no form sends: a kind of bot the game does not offer or of no kind's shape, a seat number out of range;
+    # the node answers and nothing changed
     v = a.v
-    await refused("malformed_frame", a.request("add_bot", kind="perfect"))
+    await refused("bad_settings", a.request("add_bot", kind="perfect"))
+    await refused("malformed_frame", a.request("add_bot", kind="Perfect!"))
+    await refused("malformed_frame", a.request("add_bot", kind="x" * 17))
     await refused("malformed_frame", a.request("remove_bot", seat=9))
     await refused("malformed_frame", a.request("ready", ready="yes"))
     assert (await a.request("ping"))["time"] > 0 and a.v == v

@@ -64,12 +64,13 @@ async def test_settings_refusals(server: Running, clients: Clients) -> None:
     with pytest.raises(ServerError) as e:
         await host.change_settings(seats=2)  # three are seated
     assert e.value.code == "bad_settings"
-    for bad in ({"seats": 6}, {"seats": 1}, {"turn_clock": 0}, {"grace": -1}, {"bot": "smart"}):
+    for bad in ({"seats": 6}, {"seats": 1}, {"turn_clock": 0}, {"grace": -1}, {"bot": "Smart!"}, {"bot": "x" * 17}):
         with pytest.raises(ServerError) as e:
             await host.change_settings(**bad)
         assert e.value.code == "malformed_frame", bad
     # the game's own settings are the game's to check: a setting no game knows, or one the game cannot play with
-    for bad in ({"sheet": "mars"}, {"colour": "red"}, {"game": "chess"}):
+    # a bot kind of the right shape is the game's to offer
+    for bad in ({"sheet": "mars"}, {"colour": "red"}, {"game": "chess"}, {"bot": "smart"}):
         with pytest.raises(ServerError) as e:
             await host.change_settings(**bad)
         assert e.value.code == "bad_settings", bad

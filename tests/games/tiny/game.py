@@ -77,7 +77,7 @@ def _finish(g: State) -> State:
     return replace(g, over=True, result=result)
 
 
-def _random(seed: str) -> Any:
+def _random(seed: str, budget: float | None = None) -> Any:
     state = [seed_to_state(seed, ("tiny-bot",))]
 
     def choose(g: State) -> Move:
@@ -88,7 +88,7 @@ def _random(seed: str) -> Any:
     return choose
 
 
-def _greedy(seed: str) -> Any:
+def _greedy(seed: str, budget: float | None = None) -> Any:
     def choose(g: State) -> Move:
         hand = g.hands[g.current]
         if hand:
