@@ -78,7 +78,7 @@ def test_timers_that_lost_their_reason_change_nothing() -> None:
     seat_id = room.seats[1]["id"]
     assert apply(room.clone(), SetBot(seat_id, False)) == Unchanged()  # no bot to release
     assert apply(room.clone(), SetBot("gone", True)) == Unchanged()  # no such seat
-    assert apply(room.clone(), ExpireClock((9, 9, 9))) == Unchanged()  # another turn's clock
+    assert apply(room.clone(), ExpireClock((9_009, 9))) == Unchanged()  # another turn's clock
     took = room.clone()
     assert isinstance(apply(took, SetBot(seat_id, True, only_playing=True)), Change) and took.seats[1]["bot"]
     expired = room.clone()
