@@ -1,7 +1,7 @@
 // The lobby: who is in the room and connected (and whose page has sent its random value for the dice), the invite
 // and spectator links, the room's settings (the game's own among them: its Options), and for the host: remove a
-// player or make them host, add or remove a bot (Random or Greedy, the engine's bots, paced by the server so people
-// can follow them), and start. A host's change of a setting is sent at once as the whole settings (the server checks
+// player or make them host, add or remove a bot (the kinds the room's game offers: Random, Greedy and the game's
+// own levels, paced by the server so people can follow them), and start. A host's change of a setting is sent at once as the whole settings (the server checks
 // them like create_room's).
 
 import { h, Component, createRef } from "./ui.js";
@@ -38,6 +38,11 @@ function linkRow(label, url, lang, attr) {
 
 // The kind of bot the host chose last, kept while the lobby is drawn again.
 let botKind = SETTINGS.bots[0];
+
+// The bots the room's game offers (the room view's `bots`, from the game's plug-in; older servers send none).
+function botKinds(room) {
+  return Array.isArray(room?.bots) && room.bots.length ? room.bots : SETTINGS.bots;
+}
 
 // The host's editor. Each change sends every setting, the game's part as the game's Options gives it (a custom sheet
 // is sent again with the others: the room's file, asked for in a snapshot when the page has none).
@@ -98,7 +103,7 @@ class SettingsForm extends Component {
       h("div", { class: "field-row" }, turns
         ? field(L("turns_after"), select("after_limit", [["bot", L("turns_after_bot")], ["skip", L("turns_after_skip")]], st.after_limit === "skip" ? "skip" : "bot"))
         : field(L("grace"), select("grace", durationOptions([30, 60, 120, 300], st.grace, L, false), String(st.grace))),
-        field(L("bot_label"), select("bot", SETTINGS.bots.map((b) => [b, L(`bot_${b}`)]), st.bot))),
+        field(L("bot_label"), select("bot", botKinds(room).map((b) => [b, L(`bot_${b}`)]), st.bot))),
       h("label", { class: "check" }, check("spectators", st.spectators), h("span", null, L("allow_spectators"))),
       h("label", { class: "check" }, check("public", st.public), h("span", null, L("public_room"))),
       h("label", { class: "check" }, check("undo", st.undo !== false), h("span", null, L("undo_setting"))),
@@ -160,10 +165,12 @@ function Seats({ state, host }) {
 function BotControls({ room, lang }) {
   const full = room.seats.length >= room.settings.seats;
   const id = "bot-kind-choice";
+  const kinds = botKinds(room);
+  if (!kinds.includes(botKind)) botKind = kinds.includes(SETTINGS.bots[0]) ? SETTINGS.bots[0] : kinds[0];
   return h("div", { class: "bot-controls", role: "group", "aria-label": t("bots_title", lang) },
     h("label", { class: "field", for: id }, h("span", { class: "field-label" }, t("bot_kind", lang))),
     h("select", { id, "data-field": "bot-kind", value: botKind, onChange: (e) => { botKind = e.target.value; } },
-      SETTINGS.bots.map((b) => h("option", { value: b, selected: b === botKind }, t(`bot_${b}`, lang)))),
+      kinds.map((b) => h("option", { value: b, selected: b === botKind }, t(`bot_${b}`, lang)))),
     h("button", { type: "button", class: "btn", "data-action": "add-bot", disabled: full, onClick: () => send(MSG.ADD_BOT, { kind: botKind }) }, `+ ${t("add_bot", lang)}`),
     full ? h("span", { class: "muted small" }, t("bots_full", lang)) : null);
 }

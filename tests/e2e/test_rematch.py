@@ -134,12 +134,16 @@ def test_a_rematch_keeps_the_table_and_the_series_counts_both_games(server: str,
 
 @pytest.mark.timeout(600)  # minutes on a loaded machine
 def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
-    with rajas_serve("e2e-bots.log", env={"RAJAS_BOT_PACE": "0.05"}) as server:
+    with rajas_serve("e2e-bots.log", env={"RAJAS_BOT_PACE": "0.05", "RAJAS_BOT_THINK": "0.2"}) as server:
         page = new_page(browser)
         try:
             page.goto(f"{server}/?lang=en")
             create_room(page, "Anita", 4)
-            for kind in ("random", "greedy", "greedy"):
+            # the menu lists the bots the room's game offers: the engine's two and the Dice Charmers' levels
+            offered = page.eval_on_selector_all("[data-field=bot-kind] option", "(os) => os.map((o) => o.value)")
+            assert set(offered) == {"random", "greedy", "easy", "normal", "expert"}
+            assert page.locator("[data-field=bot-kind] option[value=expert]").inner_text() == "Expert"
+            for kind in ("random", "expert", "greedy"):
                 page.select_option("[data-field=bot-kind]", kind)
                 page.click("[data-action=add-bot]")
             page.wait_for_selector(".lobby-seats .seat[data-seat='3'] [data-bot-kind=greedy]")
@@ -154,7 +158,7 @@ def test_one_person_plays_three_bots_to_the_end(browser: Any) -> None:
             kinds = page.eval_on_selector_all(
                 ".lobby-seats [data-bot-kind]", "(ns) => ns.map((n) => n.dataset.botKind)"
             )
-            assert kinds == ["random", "greedy", "random"]
+            assert kinds == ["random", "expert", "random"]
             assert_accessible(page, "the lobby with bot seats")
             shoot(page, "bots-lobby.png")
             page.click("[data-action=start]")

@@ -391,6 +391,31 @@ def test_great_mogul_with_every_other_character_used_up_is_taken_only_for_his_pa
     assert decide("die", ORANGE_A) not in legal_decisions(g3)
 
 
+def test_great_mogul_is_taken_when_the_crossing_he_lends_completes_a_column_only_after_his_own() -> None:
+    """Decision 5: the Great Mogul is crossed out first, then the action he lends is chosen. With the Trader used
+    up, the Maharani unable to move (no river space ahead) and the lower area used up, his die still does
+    something: after his crossing, the Maharani's completes the upper area's first column. The palace bonus of
+    choice offers him for the same reason."""
+    g = game(3, start=0)
+    used = {n: g.sheet.palace_uses for n in ("trader", "raja_man_singh", "master_builder", "portuguese")}
+    sheet_of(g, 0, river=[len(g.sheet.river_symbol) - 1], palace=used)
+    turn_of(g, 0)
+    set_dice(g, {ORANGE_A: "great_mogul"})
+    assert decide("die", ORANGE_A) in legal_decisions(g)
+
+    g2, events = apply(g, decide("die", ORANGE_A))  # (the Maharani, his only choice, is carried out at once)
+    assert (g2.players[0].palace[GREAT_MOGUL], g2.players[0].palace[MAHARANI]) == (1, 1)
+    assert [e["source"] for e in events if e["type"] == "bonus_released"] == ["palace area 0 column 1"]
+
+    bonus = game(3, start=0)
+    sheet_of(bonus, 0, river=[len(bonus.sheet.river_symbol) - 1], palace=used)
+    events = carry_out(bonus, 0, ("money", 1), pool=[("palace_any",)])  # (his is the only choice: made at once)
+    crossed = [e["character"] for e in events if e["type"] == "palace_crossed"]
+    assert crossed == [GREAT_MOGUL, MAHARANI]
+    assert [e["bonus"] for e in events if e["type"] == "bonus_wasted"] == [["maharani"]]  # her move, not the bonus
+    assert [e["source"] for e in events if e["type"] == "bonus_released"] == ["palace area 0 column 1"]
+
+
 def test_master_builder_halves_reach_an_edge_bonus() -> None:
     """Leila's Master Builder: "Or you connect the two half-roads to already-existing roads in order to get
     access to adjacent spaces or to bonuses at the edge of your province" """

@@ -29,13 +29,14 @@ def has_space(g: GameState, character: int) -> bool:
     return g.players[g.current].palace[character] < g.sheet.palace_uses
 
 
-def completes_column(g: GameState, character: int) -> bool:
-    """Whether crossing the character out now would complete a column of its palace area."""
-    p = g.players[g.current]
+def completes_column(g: GameState, character: int, palace: tuple[int, ...] | None = None) -> bool:
+    """Whether crossing the character out now would complete a column of its palace area (`palace`: the player's
+    crossings to judge by, when another crossing comes first, as the Great Mogul's does)."""
+    crossed = g.players[g.current].palace if palace is None else palace
     members = g.sheet.areas[g.sheet.character_area[character]][0]
-    if p.palace[character] >= g.sheet.palace_uses:
+    if crossed[character] >= g.sheet.palace_uses:
         return False
-    return all(p.palace[c] > p.palace[character] for c in members if c != character)
+    return all(crossed[c] > crossed[character] for c in members if c != character)
 
 
 def cross_out(g: GameState, character: int, events: list[Event]) -> None:

@@ -21,7 +21,7 @@ from .market import can_gain_any, choice_options, gain_goods, room, sell, sell_o
 from .palace import completes_column, cross_out, has_space, upgrade, upgrade_options
 from .province import any_half_road, any_road, draw_half_road, draw_road, half_road_options, iter_road_options
 from .river import ahead, behind_unmarked, mark, symbol_target
-from .state import GameState, pushed
+from .state import GameState, pushed, replaced
 from .tracks import Event, gain_fame, gain_karma, gain_money
 
 # Effects carried out without asking the player anything.
@@ -40,7 +40,13 @@ def character_usable(g: GameState, character: int) -> bool:
     """Whether the character's action could do anything now (its palace space aside)."""
     p = g.players[g.current]
     if character == GREAT_MOGUL:
-        return any(c != GREAT_MOGUL and palace_usable(g, c) for c in range(len(CHARACTERS)))
+        # He is crossed out before the action he lends is chosen, so that character's crossing is judged with his
+        # already made: it may complete a column only then (decision 5).
+        after = replaced(p.palace, GREAT_MOGUL, p.palace[GREAT_MOGUL] + 1)
+        return any(
+            c != GREAT_MOGUL and has_space(g, c) and (character_usable(g, c) or completes_column(g, c, after))
+            for c in range(len(CHARACTERS))
+        )
     if character == MAHARANI:
         return bool(ahead(g, 1))
     if character == TRADER:

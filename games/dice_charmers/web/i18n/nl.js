@@ -3,6 +3,10 @@
 
 export default {
   dc_title: "Rajas of the Ganges: The Dice Charmers (dobbelspel)",
+  // The bot levels a room can seat (the server lists them in the room view's `bots`)
+  bot_easy: "Makkelijk",
+  bot_normal: "Normaal",
+  bot_expert: "Expert",
   // The game's things: tracks, areas, goods, characters, buildings, river symbols, road shapes, die colours
   fame: "Roem",
   money: "Geld",
