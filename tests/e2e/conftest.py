@@ -15,11 +15,20 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 
+# Every test of the session comes from 127.0.0.1 to the one shared server: its per-address budgets are opened wide
+# (tests/security and tests/server/test_limits.py test them on servers of their own).
+WIDE = {
+    f"RAJAS_{name}": "1000000"
+    for name in ("ROOMS_PER_MINUTE", "ROOMS_PER_ADDRESS", "CONNS_PER_ADDRESS", "LISTED_PER_ADDRESS",
+                 "TURN_ROOMS_PER_ADDRESS", "HTTP_CONNS_PER_ADDRESS")
+}  # fmt: skip
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """A real server (in-memory store) for the whole e2e session; killed afterwards."""
     # bots' decisions barely paced (RAJAS_BOT_PACE): the tests follow them by their state, not by eye
-    with rajas_serve("e2e-server.log", env={"RAJAS_BOT_PACE": "0.02"}) as url:
+    with rajas_serve("e2e-server.log", env={"RAJAS_BOT_PACE": "0.02", **WIDE}) as url:
         yield url
 
 
