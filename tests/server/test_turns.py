@@ -29,6 +29,9 @@ async def turns_server(
     store_kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Running]:
     monkeypatch.setenv("RAJAS_TURN_UNIT", str(UNIT))
+    # (the greedy bot answers at once: in a thread, not the worker process bot searches start, whose start-up a
+    # turn limit of a fraction of a second would have to wait for on a loaded machine)
+    monkeypatch.setenv("RAJAS_BOT_PROCESSES", "0")
     url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
     async with run_server(make_store(store_kind, url)) as running:
         yield running
@@ -45,10 +48,11 @@ async def test_when_the_limit_runs_out_the_bot_plays_the_turn(turns_server: Runn
     assert room is not None and room["settings"]["mode"] == "turns"
     assert room["deadline"] - room["turn_began"] == pytest.approx(UNIT, abs=0.01)
     # Nobody moves: after the limit the bot finishes the turn, and the next player's turn begins.
-    await a.wait_for(lambda c: any(e["type"] == "clock_expired" for e in c.events), timeout=5)
-    await a.wait_for(lambda c: any(e["type"] == "decided" and e["by"] == "bot" for e in c.events), timeout=5)
+    # (20 s: the bot's first decision starts the node's worker process for bot searches, slow on a loaded machine)
+    await a.wait_for(lambda c: any(e["type"] == "clock_expired" for e in c.events), timeout=20)
+    await a.wait_for(lambda c: any(e["type"] == "decided" and e["by"] == "bot" for e in c.events), timeout=20)
     assert events_of(a, "clock_expired")[0]["player"] == first
-    await a.wait_for(lambda c: c.pending["player"] != first, timeout=5)  # type: ignore[index]
+    await a.wait_for(lambda c: c.pending["player"] != first, timeout=20)  # type: ignore[index]
     assert a.room["turn_began"] > room["turn_began"]  # type: ignore[index]
 
 
@@ -57,7 +61,7 @@ async def test_when_the_limit_runs_out_with_skip_the_turn_is_skipped(turns_serve
     state = (await turns_server.hub.load(created["code"], fresh=True)).state
     assert state is not None
     expected = GAME.skip(state).to_wire()
-    await a.wait_for(lambda c: any(e["type"] == "decided" for e in c.events), timeout=5)
+    await a.wait_for(lambda c: any(e["type"] == "decided" for e in c.events), timeout=20)
     assert events_of(a, "decided")[0]["decision"] == list(expected)
 
 
